@@ -1,0 +1,97 @@
+// The one error type of Nuwa. Every failure a script, a tool or a host can cause surfaces as a
+// NuwaError with a stable `kind`, so hosts and models can branch on it without parsing messages.
+import type { JsonValue } from './json.js';
+
+export const ERROR_KINDS = [
+  'SyntaxError',
+  'UndefinedVariableError',
+  'TypeError',
+  'DivisionByZeroError',
+  'MemberAccessError',
+  'IndexOutOfBoundsError',
+  'InvalidConditionError',
+  'InvalidIterableError',
+  'UnknownFunctionError',
+  'FunctionArgumentError',
+  'CalcError',
+  'ToolNotFoundError',
+  'ToolArgumentError',
+  'ToolExecutionError',
+  'ToolResultError',
+  'ToolDeniedError',
+  'LimitExceededError',
+  'AbortedError',
+] as const;
+
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+/** Where something is in the source text: 1-based line and column. */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/** One syntax error of a script (a SyntaxError carries all of them in `errors`). */
+export interface SyntaxProblem extends Position {
+  message: string;
+}
+
+export interface NuwaErrorOptions {
+  line?: number;
+  column?: number;
+  fileName?: string;
+  cause?: unknown;
+  errors?: SyntaxProblem[];
+  toolName?: string;
+}
+
+export class NuwaError extends Error {
+  readonly kind: ErrorKind;
+  line?: number;
+  column?: number;
+  fileName?: string;
+  /** For a SyntaxError: every syntax error of the script, in source order. */
+  errors?: SyntaxProblem[];
+  /** The script's top-level variables when the error stopped it (set by Interpreter.run). */
+  variables?: Record<string, JsonValue>;
+  /** The tool concerned, for the Tool* kinds. */
+  toolName?: string;
+  /** For a ToolArgumentError: each problem with the arguments, with its path (`qty`, `items[0].id`). */
+  problems?: Array<{ path: string; message: string }>;
+
+  constructor(kind: ErrorKind, message: string, options: NuwaErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'NuwaError';
+    this.kind = kind;
+    if (options.line !== undefined) this.line = options.line;
+    if (options.column !== undefined) this.column = options.column;
+    if (options.fileName !== undefined) this.fileName = options.fileName;
+    if (options.errors !== undefined) this.errors = options.errors;
+    if (options.toolName !== undefined) this.toolName = options.toolName;
+  }
+
+  /** Attaches a source position unless the error already has one (the innermost position wins). */
+  at(position: Position | undefined, fileName?: string): this {
+    if (position && this.line === undefined) {
+      this.line = position.line;
+      this.column = position.column;
+    }
+    if (fileName !== undefined && this.fileName === undefined) this.fileName = fileName;
+    return this;
+  }
+
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { kind: this.kind, message: this.message };
+    if (this.line !== undefined) out.line = this.line;
+    if (this.column !== undefined) out.column = this.column;
+    if (this.fileName !== undefined) out.fileName = this.fileName;
+    if (this.toolName !== undefined) out.toolName = this.toolName;
+    if (this.errors !== undefined) out.errors = this.errors;
+    if (this.problems !== undefined) out.problems = this.problems;
+    return out;
+  }
+}
+
+export function isNuwaError(value: unknown): value is NuwaError {
+  return value instanceof NuwaError;
+}

@@ -1,0 +1,200 @@
+// The Interpreter (API.md): runs scripts against a registry, with a session, limits, an approval
+// policy, events and output routing. Each run gets its own Run state; the compiled program is
+// cached per AST, so running one parsed script many times compiles it once.
+import { NuwaError, isNuwaError } from '../errors.js';
+import type { EventListener, RunStats } from '../events.js';
+import type { JsonValue } from '../json.js';
+import type { Program } from '../syntax/ast.js';
+import { parse } from '../syntax/parse.js';
+import { Sandbox } from '../tools/sandbox.js';
+import type { Session } from '../tools/session.js';
+import { ToolRegistry } from '../tools/registry.js';
+import type { ApprovalHook, ConfirmLevel, Logger } from '../tools/types.js';
+import { compileProgram } from './evaluator.js';
+import { resolveLimits, type Limits } from './limits.js';
+import { Run } from './run.js';
+import { Scope } from './scope.js';
+import { fromJson, NotJsonError, toJson } from './values.js';
+
+export interface InterpreterOptions {
+  /** Where PRINT and context.print lines go (default: process.stdout, one line each). */
+  print?: (line: string) => void;
+  /** The session whose state tools share (default: the registry's own session). */
+  session?: Session;
+  limits?: Limits;
+  /** Asked before a tool whose confirm level needs approval; without it those calls are denied. */
+  approve?: ApprovalHook;
+  /** Which confirm levels ask `approve` (default: write and destructive). */
+  needsApproval?: ConfirmLevel[];
+  onEvent?: EventListener;
+  /** The directory tools may write in (default: a private temporary directory, made on first use). */
+  sandboxDir?: string;
+  /** Where tools' context.logger goes (default: warnings and errors to stderr). */
+  logger?: Partial<Logger>;
+}
+
+export interface RunOptions {
+  /** Initial top-level variables (JSON values). */
+  variables?: Record<string, unknown>;
+  /** Cancels the run: it stops with AbortedError and tools' signals abort. */
+  signal?: AbortSignal;
+  /** Used in error positions and events. */
+  fileName?: string;
+}
+
+export interface RunResult {
+  variables: Record<string, JsonValue>;
+  output: string[];
+  stats: RunStats;
+}
+
+/** The top-level scope of a finished script, as the original NuwaScript API returned it. */
+export interface ScriptScope {
+  get(name: string): JsonValue | undefined;
+  has(name: string): boolean;
+  readonly variables: Record<string, JsonValue>;
+}
+
+const DEFAULT_APPROVAL_LEVELS: ConfirmLevel[] = ['write', 'destructive'];
+
+export class Interpreter {
+  readonly registry: ToolRegistry;
+  private readonly options: InterpreterOptions;
+  private readonly sandbox: Sandbox;
+  private readonly logger: Logger;
+  private readonly needsApproval: ReadonlySet<ConfirmLevel>;
+
+  constructor(registry: ToolRegistry = new ToolRegistry(), options: InterpreterOptions = {}) {
+    if (!(registry instanceof ToolRegistry)) throw new TypeError('new Interpreter(registry, options): registry must be a ToolRegistry');
+    this.registry = registry;
+    this.options = options;
+    resolveLimits(options.limits); // reject bad limits now, not at the first run
+    this.sandbox = new Sandbox(options.sandboxDir);
+    this.logger = makeLogger(options.logger);
+    this.needsApproval = new Set(options.needsApproval ?? DEFAULT_APPROVAL_LEVELS);
+  }
+
+  get session(): Session {
+    return this.options.session ?? this.registry.defaultSession;
+  }
+
+  /** Runs a script (source text or a parsed AST). Rejects with a NuwaError. */
+  async run(script: string | Program, options: RunOptions = {}): Promise<RunResult> {
+    const { fileName } = options;
+    const top = new Scope(null);
+    const variablesNow = () => scopeVariables(top);
+    const run = new Run({
+      registry: this.registry,
+      session: this.session,
+      limits: resolveLimits(this.options.limits),
+      print: this.options.print ?? ((line) => process.stdout.write(`${line}\n`)),
+      approve: this.options.approve,
+      needsApproval: this.needsApproval,
+      onEvent: this.options.onEvent,
+      logger: this.logger,
+      sandbox: this.sandbox,
+      fileName,
+      signal: options.signal,
+    });
+    const stats = (): RunStats => ({ steps: run.steps, toolCalls: run.toolCalls, durationMs: run.durationMs });
+    run.emit?.({ type: 'script:started', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName });
+    try {
+      bindInitialVariables(top, options.variables);
+      const program = typeof script === 'string' ? parse(script, { fileName }) : checkProgram(script);
+      const compiled = compileProgram(program);
+      if (compiled.sync) compiled.sync(run, top);
+      else await compiled.async!(run, top);
+      const result = { variables: variablesNow(), output: run.output, stats: stats() };
+      run.emit?.({ type: 'script:completed', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName, stats: result.stats });
+      return result;
+    } catch (thrown) {
+      const error = asNuwaError(thrown).at(undefined, fileName);
+      error.variables = safeVariables(variablesNow);
+      run.emit?.({
+        type: 'script:failed',
+        executionId: run.runId,
+        timestamp: Date.now(),
+        sessionId: run.session.id,
+        fileName,
+        stats: stats(),
+        error: { kind: error.kind, message: error.message, line: error.line, column: error.column },
+      });
+      throw error;
+    } finally {
+      run.finish();
+    }
+  }
+
+  /** Original NuwaScript name: runs source text and resolves to the top-level scope. */
+  async executeScript(source: string, options: RunOptions = {}): Promise<ScriptScope> {
+    return toScriptScope((await this.run(source, options)).variables);
+  }
+
+  /** Original NuwaScript name: runs a parsed AST and resolves to the top-level scope. */
+  async execute(ast: Program, options: RunOptions = {}): Promise<ScriptScope> {
+    return toScriptScope((await this.run(ast, options)).variables);
+  }
+}
+
+function toScriptScope(variables: Record<string, JsonValue>): ScriptScope {
+  return {
+    variables,
+    get: (name) => (Object.hasOwn(variables, name) ? variables[name] : undefined),
+    has: (name) => Object.hasOwn(variables, name),
+  };
+}
+
+function checkProgram(script: unknown): Program {
+  if (script !== null && typeof script === 'object' && (script as Program).type === 'Program' && Array.isArray((script as Program).body)) return script as Program;
+  throw new NuwaError('SyntaxError', 'run() needs script text or a Program from parse()', { line: 1, column: 1, errors: [] });
+}
+
+function bindInitialVariables(top: Scope, variables: Record<string, unknown> | undefined): void {
+  if (variables === undefined) return;
+  if (variables === null || typeof variables !== 'object') throw new NuwaError('TypeError', 'the initial variables must be an object of name → JSON value');
+  for (const [name, value] of Object.entries(variables)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new NuwaError('TypeError', `"${name}" is not a valid variable name`);
+    try {
+      top.assign(name, fromJson(value));
+    } catch (error) {
+      if (error instanceof NotJsonError) throw new NuwaError('TypeError', `the initial variable \`${name}\` is not a JSON value: ${error.message}`);
+      throw error;
+    }
+  }
+}
+
+function scopeVariables(scope: Scope): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  for (const [name, value] of scope.entries()) out[name] = toJson(value);
+  return out;
+}
+
+/** The variables for an error report; a value too deep to convert is left out rather than lost. */
+function safeVariables(read: () => Record<string, JsonValue>): Record<string, JsonValue> {
+  try {
+    return read();
+  } catch {
+    return {};
+  }
+}
+
+/** Anything that escapes the evaluator becomes a NuwaError: hosts see one error type. */
+function asNuwaError(thrown: unknown): NuwaError {
+  if (isNuwaError(thrown)) return thrown;
+  if (thrown instanceof RangeError && /call stack/i.test(thrown.message)) {
+    return new NuwaError('LimitExceededError', 'the script nests too deeply for the host stack: split deep expressions with LET', { cause: thrown });
+  }
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  return new NuwaError('TypeError', `internal error: ${message}`, { cause: thrown });
+}
+
+function makeLogger(logger: Partial<Logger> | undefined): Logger {
+  const toStderr = (level: string) => (message: string) => process.stderr.write(`nuwa ${level}: ${message}\n`);
+  const noop = () => {};
+  return {
+    debug: logger?.debug ?? noop,
+    info: logger?.info ?? noop,
+    warn: logger?.warn ?? toStderr('warning'),
+    error: logger?.error ?? toStderr('error'),
+  };
+}

@@ -1,0 +1,30 @@
+// Execution limits (TOOLS.md §7). The defaults are generous for any real plan but finite, so a
+// runaway script written by a model ends with LimitExceededError instead of running forever.
+export interface Limits {
+  /** Statements and loop iterations executed. */
+  maxSteps?: number;
+  /** Tool functions invoked. */
+  maxToolCalls?: number;
+  /** Wall-clock time for the whole run. */
+  timeoutMs?: number;
+  /** Bytes printed (UTF-8, one newline counted per line). */
+  maxOutputBytes?: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<Required<Limits>> = Object.freeze({
+  maxSteps: 10_000_000,
+  maxToolCalls: 100_000,
+  timeoutMs: 5 * 60_000,
+  maxOutputBytes: 10 * 1024 * 1024,
+});
+
+export function resolveLimits(limits: Limits | undefined): Required<Limits> {
+  const resolved = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>) {
+    const value = limits?.[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || Number.isNaN(value) || value < 0) throw new TypeError(`limits.${key} must be a non-negative number, got ${String(value)}`);
+    resolved[key] = value;
+  }
+  return resolved;
+}

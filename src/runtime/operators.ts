@@ -1,0 +1,89 @@
+// The operators of LANGUAGE.md §4 on values. Each is chosen once per AST node at compile time, so
+// the evaluator calls the right one directly instead of switching on the operator at run time.
+import type { BinaryExpression, UnaryExpression } from '../syntax/ast.js';
+import { NuwaError, type Position } from '../errors.js';
+import { describe, equals, typeName, type Value } from './values.js';
+
+export type BinaryOperation = (left: Value, right: Value, at: Position) => Value;
+export type UnaryOperation = (operand: Value, at: Position) => Value;
+
+function typeError(message: string, at: Position): NuwaError {
+  return new NuwaError('TypeError', message, at);
+}
+
+function finite(result: number, operator: string, at: Position): number {
+  if (Number.isFinite(result)) return result;
+  throw typeError(`the result of \`${operator}\` is too large to be a number (overflow)`, at);
+}
+
+function needNumbers(operator: string, left: Value, right: Value, at: Position): never {
+  if (operator === '+' && (typeof left === 'string' || typeof right === 'string')) {
+    throw typeError(
+      `\`+\` adds numbers; it cannot join ${describe(left)} and ${describe(right)}: use FORMAT to build strings, e.g. FORMAT("{a}{b}", { a: x, b: y })`,
+      at,
+    );
+  }
+  throw typeError(`\`${operator}\` needs two numbers, got ${describe(left)} and ${describe(right)}`, at);
+}
+
+function divisionByZero(operator: string, at: Position): NuwaError {
+  return new NuwaError('DivisionByZeroError', `\`${operator}\` by zero: check the divisor before dividing`, at);
+}
+
+function ordering(operator: string, test: (order: number) => boolean): BinaryOperation {
+  return (left, right, at) => {
+    if (typeof left === 'number' && typeof right === 'number') return test(left < right ? -1 : left > right ? 1 : 0);
+    if (typeof left === 'string' && typeof right === 'string') return test(left < right ? -1 : left > right ? 1 : 0);
+    throw typeError(
+      `\`${operator}\` compares two numbers or two strings, got ${describe(left)} and ${describe(right)}${
+        (typeof left === 'string' && typeof right === 'number') || (typeof left === 'number' && typeof right === 'string')
+          ? ': convert with NUMBER(...) or STR(...) first'
+          : ''
+      }`,
+      at,
+    );
+  };
+}
+
+export const BINARY_OPERATIONS: Record<BinaryExpression['operator'], BinaryOperation> = {
+  '+': (l, r, at) => (typeof l === 'number' && typeof r === 'number' ? finite(l + r, '+', at) : needNumbers('+', l, r, at)),
+  '-': (l, r, at) => (typeof l === 'number' && typeof r === 'number' ? finite(l - r, '-', at) : needNumbers('-', l, r, at)),
+  '*': (l, r, at) => (typeof l === 'number' && typeof r === 'number' ? finite(l * r, '*', at) : needNumbers('*', l, r, at)),
+  '/': (l, r, at) => {
+    if (typeof l !== 'number' || typeof r !== 'number') return needNumbers('/', l, r, at);
+    if (r === 0) throw divisionByZero('/', at);
+    return finite(l / r, '/', at);
+  },
+  '%': (l, r, at) => {
+    if (typeof l !== 'number' || typeof r !== 'number') return needNumbers('%', l, r, at);
+    if (r === 0) throw divisionByZero('%', at);
+    return l % r;
+  },
+  '==': (l, r) => equals(l, r),
+  '!=': (l, r) => !equals(l, r),
+  '<': ordering('<', (o) => o < 0),
+  '<=': ordering('<=', (o) => o <= 0),
+  '>': ordering('>', (o) => o > 0),
+  '>=': ordering('>=', (o) => o >= 0),
+};
+
+export const UNARY_OPERATIONS: Record<UnaryExpression['operator'], UnaryOperation> = {
+  '-': (v, at) => {
+    if (typeof v === 'number') return v === 0 ? 0 : -v;
+    throw typeError(`unary \`-\` needs a number, got ${describe(v)}`, at);
+  },
+  '+': (v, at) => {
+    if (typeof v === 'number') return v;
+    throw typeError(`unary \`+\` needs a number, got ${describe(v)}`, at);
+  },
+  NOT: (v, at) => {
+    if (typeof v === 'boolean') return !v;
+    throw typeError(`NOT needs a boolean, got ${describe(v)}${typeName(v) === 'null' ? '' : ': compare explicitly, e.g. NOT (x == 0)'}`, at);
+  },
+};
+
+/** AND / OR operands must be booleans (no truthiness). */
+export function logicalOperand(value: Value, operator: 'AND' | 'OR', side: 'left' | 'right', at: Position): boolean {
+  if (typeof value === 'boolean') return value;
+  throw typeError(`the ${side} side of ${operator} must be a boolean, got ${describe(value)}: compare explicitly, e.g. x != null`, at);
+}

@@ -1,0 +1,196 @@
+// The state of one script run: step and call budgets, output, cancellation, and the bridge from the
+// evaluator to the tool registry. The evaluator's closures receive it as their first argument.
+import { randomUUID } from 'node:crypto';
+import { NuwaError, type Position } from '../errors.js';
+import type { NuwaEvent } from '../events.js';
+import type { JsonObject, JsonValue } from '../json.js';
+import { guardToolPromise, type PendingCalls } from '../tools/guard.js';
+import { invokeTool, type CallHost, type VariableAccess } from '../tools/invoke.js';
+import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
+import type { Sandbox } from '../tools/sandbox.js';
+import type { Session } from '../tools/session.js';
+import type { ApprovalHook, ConfirmLevel, Logger } from '../tools/types.js';
+import type { BuiltinHost } from './builtins.js';
+import type { Scope } from './scope.js';
+import type { Limits } from './limits.js';
+import { fromJson, NotJsonError, toJson, type Value } from './values.js';
+
+export interface RunSettings {
+  registry: ToolRegistry;
+  session: Session;
+  limits: Required<Limits>;
+  print: (line: string) => void;
+  approve: ApprovalHook | undefined;
+  needsApproval: ReadonlySet<ConfirmLevel>;
+  onEvent: ((event: NuwaEvent) => void) | undefined;
+  logger: Logger;
+  sandbox: Sandbox;
+  fileName: string | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/** How often (in steps) a synchronous stretch of script looks at the clock. */
+const CLOCK_CHECK_INTERVAL = 1024;
+
+export class Run implements CallHost, BuiltinHost {
+  readonly runId = randomUUID();
+  readonly registry: ToolRegistry;
+  readonly session: Session;
+  readonly logger: Logger;
+  readonly sandbox: Sandbox;
+  readonly approve: ApprovalHook | undefined;
+  readonly needsApproval: ReadonlySet<ConfirmLevel>;
+  readonly emit: ((event: NuwaEvent) => void) | undefined;
+  readonly fileName: string | undefined;
+  readonly output: string[] = [];
+  readonly startedAt = performance.now();
+  steps = 0;
+  toolCalls = 0;
+  private outputBytes = 0;
+  private callCounter = 0;
+  private readonly limits: RunSettings['limits'];
+  private readonly deadline: number;
+  private readonly printLine: (line: string) => void;
+  private readonly controller = new AbortController();
+  private readonly pending: PendingCalls = new Set();
+  private stopError: NuwaError | null = null;
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly hostSignal: AbortSignal | undefined;
+  private readonly onHostAbort = () => this.stop(new NuwaError('AbortedError', abortMessage(this.hostSignal?.reason)));
+
+  constructor(settings: RunSettings) {
+    this.registry = settings.registry;
+    this.session = settings.session;
+    this.logger = settings.logger;
+    this.sandbox = settings.sandbox;
+    this.approve = settings.approve;
+    this.needsApproval = settings.needsApproval;
+    this.fileName = settings.fileName;
+    this.limits = settings.limits;
+    this.printLine = settings.print;
+    this.emit = settings.onEvent && safeListener(settings.onEvent, settings.logger);
+    this.deadline = this.startedAt + this.limits.timeoutMs;
+    this.timer = setTimeout(() => this.stop(this.timeoutError()), Math.min(this.limits.timeoutMs, 2 ** 31 - 1));
+    this.timer.unref?.();
+    this.hostSignal = settings.signal;
+    if (this.hostSignal?.aborted) this.onHostAbort();
+    else this.hostSignal?.addEventListener('abort', this.onHostAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Counts one step (a statement or a loop iteration) and stops the run when it must. */
+  tick(at: Position): void {
+    if (++this.steps > this.limits.maxSteps) {
+      this.stop(new NuwaError('LimitExceededError', `the script ran more than maxSteps (${this.limits.maxSteps}) statements and loop iterations`));
+    } else if (this.steps % CLOCK_CHECK_INTERVAL === 0 && this.stopError === null && performance.now() > this.deadline) {
+      this.stop(this.timeoutError());
+    }
+    if (this.stopError !== null) throw this.stopError.at(at, this.fileName);
+  }
+
+  /** Stops the run: aborts the signal tools hold and ends every wait for a tool. */
+  stop(error: NuwaError): void {
+    if (this.stopError !== null) return;
+    this.stopError = error;
+    this.controller.abort(error);
+    for (const reject of this.pending) reject(error);
+    this.pending.clear();
+  }
+
+  /** Releases timers and listeners; call once the run is over. */
+  finish(): void {
+    clearTimeout(this.timer);
+    this.hostSignal?.removeEventListener('abort', this.onHostAbort);
+    if (this.stopError === null) this.controller.abort(new NuwaError('AbortedError', 'the run has finished'));
+  }
+
+  get durationMs(): number {
+    return performance.now() - this.startedAt;
+  }
+
+  private timeoutError(): NuwaError {
+    return new NuwaError('LimitExceededError', `the run took longer than timeoutMs (${this.limits.timeoutMs} ms)`);
+  }
+
+  // --- output -----------------------------------------------------------------------------------
+  print(text: string, at?: Position): void {
+    if (this.stopError !== null) throw this.stopError.at(at, this.fileName);
+    this.outputBytes += Buffer.byteLength(text, 'utf8') + 1;
+    if (this.outputBytes > this.limits.maxOutputBytes) {
+      const error = new NuwaError('LimitExceededError', `the script printed more than maxOutputBytes (${this.limits.maxOutputBytes} bytes)`);
+      this.stop(error);
+      throw error.at(at, this.fileName);
+    }
+    this.output.push(text);
+    this.printLine(text);
+  }
+
+  // --- tools ------------------------------------------------------------------------------------
+  hasTool(name: string): boolean {
+    return this.registry.has(name);
+  }
+
+  callTool(name: string, args: JsonObject, at: Position, scope: Scope): Promise<Value> {
+    return invokeTool(this, name, args, { line: at.line, column: at.column, fileName: this.fileName, vars: new ScopeVariables(scope) }, 'value') as Promise<Value>;
+  }
+
+  beginCall(_tool: RegisteredTool): void {
+    if (this.stopError !== null) throw this.stopError;
+    if (++this.toolCalls > this.limits.maxToolCalls) {
+      const error = new NuwaError('LimitExceededError', `the script made more than maxToolCalls (${this.limits.maxToolCalls}) tool calls`);
+      this.stop(error);
+      throw error;
+    }
+  }
+
+  guard(promise: PromiseLike<unknown>, tool: RegisteredTool, toolController: AbortController | undefined): Promise<unknown> {
+    if (this.stopError !== null) return Promise.reject(this.stopError);
+    return guardToolPromise(promise, tool, toolController, this.pending);
+  }
+
+  nextExecutionId(): string {
+    return `${this.runId}:${++this.callCounter}`;
+  }
+}
+
+/** A tool's view of the script's variables at its CALL: copies out, LET semantics in. */
+class ScopeVariables implements VariableAccess {
+  constructor(private readonly scope: Scope) {}
+
+  get(name: string): JsonValue | undefined {
+    const value = this.scope.lookup(name);
+    return value === undefined ? undefined : toJson(value);
+  }
+
+  set(name: string, value: JsonValue): void {
+    let converted: Value;
+    try {
+      converted = fromJson(value);
+    } catch (error) {
+      if (error instanceof NotJsonError) throw new TypeError(`setVar("${name}"): ${error.message}`);
+      throw error;
+    }
+    this.scope.assign(name, converted);
+  }
+}
+
+function abortMessage(reason: unknown): string {
+  if (reason instanceof Error && reason.name !== 'AbortError' && reason.message) return `the run was cancelled: ${reason.message}`;
+  if (typeof reason === 'string' && reason) return `the run was cancelled: ${reason}`;
+  return 'the run was cancelled by the host';
+}
+
+/** A listener that throws must not break the run; its failure is logged instead. */
+function safeListener(listener: (event: NuwaEvent) => void, logger: Logger): (event: NuwaEvent) => void {
+  return (event) => {
+    try {
+      listener(event);
+    } catch (error) {
+      logger.warn(`an onEvent listener threw on ${event.type}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+}
+

@@ -1,0 +1,142 @@
+// Text → tokens. Wraps the Chevrotain lexer and turns its raw failures into syntax problems that
+// say what to write instead, and measures how deeply the text nests before anything recursive runs.
+import { Lexer, type IToken, type TokenType } from 'chevrotain';
+import type { SyntaxProblem } from '../errors.js';
+import * as T from './tokens.js';
+
+/** Brackets, parentheses, unary operators and blocks may nest this deep (LANGUAGE.md §1). */
+export const MAX_NESTING = 1000;
+
+// Start positions are enough: no token spans a line (whitespace is skipped), so a token ends at
+// startColumn + image.length - 1. Not tracking ends saves a fifth of the lexer's time and memory.
+const lexer = new Lexer(T.allTokens, { positionTracking: 'onlyStart', ensureOptimizations: true });
+
+export interface LexResult {
+  tokens: IToken[];
+  problems: SyntaxProblem[];
+  /** Deepest nesting seen (brackets + blocks + a run of prefix operators). */
+  maxNesting: number;
+  /** True when nesting exceeded MAX_NESTING: the tokens must not be parsed. */
+  tooDeep: boolean;
+}
+
+const CHARACTER_HINTS: Record<string, string> = {
+  '&': 'use AND for "and"',
+  '|': 'use OR for "or"',
+  '!': 'use NOT for negation (`!=` means "not equal")',
+  ';': 'statements need no separator: remove the `;`',
+  '#': 'comments start with `//`',
+  '`': 'strings use double quotes: "like this"',
+  '?': 'there is no `?:`: use IF ... THEN ... ELSE ... END',
+  '$': 'names use letters, digits and `_` only',
+  '@': 'names use letters, digits and `_` only',
+};
+
+export function tokenize(source: string): LexResult {
+  const result = lexer.tokenize(source);
+  const problems: SyntaxProblem[] = result.errors.map((error) => {
+    const char = source.charAt(error.offset);
+    const hint = CHARACTER_HINTS[char];
+    const shown = char === '\n' ? '\\n' : char;
+    return {
+      line: error.line ?? 1,
+      column: error.column ?? 1,
+      message: `unexpected character \`${shown}\`${hint ? `: ${hint}` : ''}`,
+    };
+  });
+
+  const tokens = result.tokens;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    const type = token.tokenType;
+    if (type === T.BadString) {
+      problems.push(badStringProblem(token));
+      tokens[i] = retype(token, T.StringLiteral, '""');
+    } else if (type === T.SingleQuotedString) {
+      problems.push({
+        line: token.startLine!,
+        column: token.startColumn!,
+        message: `strings use double quotes: write "${token.image.slice(1, token.image.endsWith("'") && token.image.length > 1 ? -1 : undefined)}"`,
+      });
+      tokens[i] = retype(token, T.StringLiteral, '""');
+    } else if (type === T.NumberLiteral && !Number.isFinite(Number(token.image))) {
+      problems.push({ line: token.startLine!, column: token.startColumn!, message: `the number ${token.image} is too large` });
+    }
+  }
+
+  const depth = measureNesting(tokens);
+  if (depth.tooDeepAt) {
+    problems.push({
+      line: depth.tooDeepAt.startLine!,
+      column: depth.tooDeepAt.startColumn!,
+      message: `nesting deeper than ${MAX_NESTING} levels (brackets, parentheses, unary operators and blocks): split the expression with LET`,
+    });
+  }
+  problems.sort(byPosition);
+  return { tokens, problems, maxNesting: depth.max, tooDeep: depth.tooDeepAt !== undefined };
+}
+
+export function byPosition(a: { line: number; column: number }, b: { line: number; column: number }): number {
+  return a.line - b.line || a.column - b.column;
+}
+
+function badStringProblem(token: IToken): SyntaxProblem {
+  const text = token.image;
+  for (let i = 1; i < text.length; i++) {
+    if (text[i] === '\\') {
+      const next = text[i + 1];
+      const unicodeOk = next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6));
+      if (next === undefined || (!'"\\/bfnrt'.includes(next) && !unicodeOk)) {
+        const shown = next === undefined ? '\\' : next === 'u' ? `\\u${text.slice(i + 2, i + 6)}` : `\\${next}`;
+        return {
+          line: token.startLine!,
+          column: token.startColumn! + i,
+          message: `invalid escape \`${shown}\` in string: the escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX`,
+        };
+      }
+      i++;
+    }
+  }
+  return {
+    line: token.startLine!,
+    column: token.startColumn!,
+    message: 'unterminated string: close it with `"` on the same line (write \\n for a line break)',
+  };
+}
+
+function retype(token: IToken, tokenType: TokenType, image: string): IToken {
+  return { ...token, tokenType, tokenTypeIdx: tokenType.tokenTypeIdx!, image };
+}
+
+const OPENERS = new Set<TokenType>([T.LParen, T.LBracket, T.LBrace, T.If, T.For]);
+const CLOSERS = new Set<TokenType>([T.RParen, T.RBracket, T.RBrace, T.End]);
+// After one of these, a `-` or `+` is a binary operator; anywhere else it is a prefix operator.
+const OPERAND_ENDS = new Set<TokenType>([
+  T.Identifier, T.NumberLiteral, T.StringLiteral, T.True, T.False, T.Null, T.RParen, T.RBracket, T.RBrace,
+]);
+
+/**
+ * One pass over the tokens, counting open brackets and blocks plus the current run of prefix
+ * operators. The parser and evaluator are recursive, so this bound is what keeps hostile nesting
+ * a SyntaxError instead of a stack overflow in the host.
+ */
+function measureNesting(tokens: IToken[]): { max: number; tooDeepAt?: IToken } {
+  let depth = 0;
+  let prefixRun = 0;
+  let max = 0;
+  let previous: TokenType | undefined;
+  for (const token of tokens) {
+    const type = token.tokenType;
+    if (OPENERS.has(type)) depth++;
+    else if (CLOSERS.has(type)) depth = Math.max(0, depth - 1);
+    if (type === T.Not || ((type === T.Minus || type === T.Plus) && !(previous && OPERAND_ENDS.has(previous)))) prefixRun++;
+    else prefixRun = 0;
+    const level = depth + prefixRun;
+    if (level > max) {
+      max = level;
+      if (max > MAX_NESTING) return { max, tooDeepAt: token };
+    }
+    previous = type;
+  }
+  return { max };
+}

@@ -1,0 +1,94 @@
+// A session: the key-value state that every tool of one host session shares (TOOLS.md §4). It
+// outlives a single script run, so several scripts (or REPL entries) can build on the same state.
+// Values are stored as independent copies; a tool changes stored state only through setState.
+import { randomUUID } from 'node:crypto';
+import type { JsonValue } from '../json.js';
+import { copyJson, fromJson, NotJsonError, toDisplayString } from '../runtime/values.js';
+import type { StateAccess, StateMetadata } from './types.js';
+
+function checkedCopy(key: string, value: unknown): JsonValue {
+  try {
+    return copyJson(value);
+  } catch (error) {
+    if (error instanceof NotJsonError) throw new TypeError(`state "${key}": ${error.message}`);
+    throw error;
+  }
+}
+
+export class Session implements StateAccess {
+  readonly id: string;
+  private readonly state = new Map<string, JsonValue>();
+  private readonly metadata = new Map<string, StateMetadata>();
+
+  constructor(id: string = randomUUID()) {
+    this.id = id;
+  }
+
+  setState(key: string, value: JsonValue, metadata?: StateMetadata): void {
+    if (typeof key !== 'string' || key === '') throw new TypeError('a state key must be a non-empty string');
+    this.state.set(key, checkedCopy(key, value));
+    if (metadata !== undefined) this.registerStateMetadata(key, metadata);
+  }
+
+  getStateValue(key: string): JsonValue | undefined {
+    const value = this.state.get(key);
+    return value === undefined ? undefined : copyJson(value);
+  }
+
+  hasState(key: string): boolean {
+    return this.state.has(key);
+  }
+
+  /** A copy: changing the returned map or its values does not change the session. */
+  getAllState(): Map<string, JsonValue> {
+    const out = new Map<string, JsonValue>();
+    for (const [key, value] of this.state) out.set(key, copyJson(value));
+    return out;
+  }
+
+  /** Removes every value; metadata registered for keys stays, since it describes the keys. */
+  clearState(): void {
+    this.state.clear();
+  }
+
+  deleteState(key: string): boolean {
+    return this.state.delete(key);
+  }
+
+  getStateMetadata(key: string): StateMetadata | undefined {
+    return this.metadata.get(key);
+  }
+
+  getAllStateMetadata(): Map<string, StateMetadata> {
+    return new Map(this.metadata);
+  }
+
+  registerStateMetadata(key: string, metadata: StateMetadata): void {
+    if (!metadata || typeof metadata.description !== 'string') throw new TypeError(`state metadata for "${key}" needs a description`);
+    if (metadata.formatter !== undefined && typeof metadata.formatter !== 'function') throw new TypeError(`state metadata for "${key}": formatter must be a function`);
+    this.metadata.set(key, metadata);
+  }
+
+  /** One line per state value, "key: value (description)", for a model's prompt. */
+  formatStateForPrompt(): string {
+    const lines: string[] = [];
+    for (const [key, value] of this.state) {
+      const metadata = this.metadata.get(key);
+      let shown: string;
+      try {
+        shown = metadata?.formatter ? String(metadata.formatter(copyJson(value))) : toDisplayString(fromJson(value));
+      } catch (error) {
+        shown = `${toDisplayString(fromJson(value))} (formatter failed: ${(error as Error).message})`;
+      }
+      lines.push(metadata?.description ? `${key}: ${shown} (${metadata.description})` : `${key}: ${shown}`);
+    }
+    return lines.join('\n');
+  }
+
+  /** The state as one plain object (for `--json` output and hosts). */
+  toJSON(): Record<string, JsonValue> {
+    const out: Record<string, JsonValue> = {};
+    for (const [key, value] of this.state) Object.defineProperty(out, key, { value: copyJson(value), enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+}

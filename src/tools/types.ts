@@ -1,0 +1,110 @@
+// The tool model of TOOLS.md §1 and §4, as public types.
+import type { JsonObject, JsonValue } from '../json.js';
+
+export type NuwaType = 'string' | 'number' | 'boolean' | 'null' | 'array' | 'object' | 'any';
+
+export interface ToolParameter {
+  name: string;
+  description: string;
+  type: NuwaType;
+  /** Defaults to true. */
+  required?: boolean;
+}
+
+/** A JSON Schema (draft-07 / 2019-09 keywords as Ajv understands them). */
+export type JsonSchema = { [keyword: string]: unknown } | boolean;
+
+/** The parameters of a tool as a JSON Schema: `{ type: 'object', properties, required }`. */
+export interface JsonSchemaObject {
+  type: 'object';
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  [keyword: string]: unknown;
+}
+
+export interface ToolSchema {
+  /** Unique and case-sensitive: what CALL uses. */
+  name: string;
+  description: string;
+  parameters: ToolParameter[] | JsonSchemaObject;
+  returns: NuwaType | JsonSchema;
+}
+
+/** The checked, coerced arguments a tool function receives (its own copy). */
+export type EvaluatedToolArguments = JsonObject;
+
+/**
+ * What a tool does. It should return a JSON value (or a promise of one); `undefined` becomes null,
+ * and anything that is not JSON is refused with ToolResultError.
+ */
+export type ToolFunction = (args: EvaluatedToolArguments, context: ToolContext) => unknown;
+
+export type ToolCategory = 'file' | 'network' | 'system' | 'data' | 'llm' | 'custom';
+export type ConfirmLevel = 'none' | 'read' | 'write' | 'destructive';
+
+/** The one-object registration form. */
+export interface ToolDefinition extends ToolSchema {
+  execute: ToolFunction;
+  category?: ToolCategory;
+  /** Risk level; `write` and `destructive` need the host's approval by default. */
+  confirm?: ConfirmLevel;
+  /** Extra words for search. */
+  keywords?: string[];
+  /** Per-call time limit; exceeding it raises LimitExceededError and aborts the tool's signal. */
+  timeoutMs?: number;
+}
+
+export interface StateMetadata {
+  description: string;
+  formatter?: (value: JsonValue) => string;
+}
+
+export interface Logger {
+  debug(message: string, meta?: unknown): void;
+  info(message: string, meta?: unknown): void;
+  warn(message: string, meta?: unknown): void;
+  error(message: string, meta?: unknown): void;
+}
+
+/** The state part of a context: shared by every tool of one session. */
+export interface StateAccess {
+  setState(key: string, value: JsonValue, metadata?: StateMetadata): void;
+  getStateValue(key: string): JsonValue | undefined;
+  hasState(key: string): boolean;
+  getAllState(): Map<string, JsonValue>;
+  clearState(): void;
+  getStateMetadata(key: string): StateMetadata | undefined;
+  getAllStateMetadata(): Map<string, StateMetadata>;
+  registerStateMetadata(key: string, metadata: StateMetadata): void;
+}
+
+export interface ToolContext extends StateAccess {
+  readonly toolName: string;
+  readonly executionId: string;
+  readonly sessionId: string;
+  /** Aborted when the host cancels the run or a limit is hit. */
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+  /** Writes a line to the same output as PRINT. */
+  print(text: string): void;
+  /** Calls another tool with the same checks, limits and approval policy. */
+  callTool(name: string, args: Record<string, JsonValue>): Promise<JsonValue>;
+  /** The script's variable as seen from the CALL (a copy), or undefined. */
+  getVar(name: string): JsonValue | undefined;
+  /** LET semantics at the CALL's scope. */
+  setVar(name: string, value: JsonValue): void;
+  /** A directory the tool may write in. */
+  readonly sandboxDir: string;
+  /** A path inside sandboxDir; throws if `relative` would escape it (.., absolute, symlinks). */
+  resolvePath(relative: string): string;
+}
+
+/** What the host's approval hook is asked before a tool that needs approval runs. */
+export interface ApprovalRequest {
+  toolName: string;
+  confirm: ConfirmLevel;
+  category: ToolCategory;
+  args: JsonObject;
+}
+export type ApprovalHook = (request: ApprovalRequest) => boolean | Promise<boolean>;
