@@ -73,7 +73,7 @@ function format(template: string, values: NuwaObject, usage: string, at: Positio
 
 function minMax(name: 'MIN' | 'MAX', usage: string, args: Value[], at: Position): number {
   let numbers: Value[] = args;
-  if (args.length === 1) {
+  if (args.length === 1 && typeof args[0] !== 'number') {
     if (!Array.isArray(args[0])) throw argumentError(usage, `${name} expects numbers or one list of numbers, got ${describe(args[0]!)}`, at);
     numbers = args[0];
     if (numbers.length === 0) throw argumentError(usage, `${name} of an empty list has no value`, at);

@@ -5,7 +5,7 @@ import { NuwaError, type Position } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../json.js';
 import { guardToolPromise, type PendingCalls } from '../tools/guard.js';
-import { invokeTool, type CallHost, type VariableAccess } from '../tools/invoke.js';
+import { invokeTool, type CallHost, type CallSite, type VariableAccess } from '../tools/invoke.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
 import type { Sandbox } from '../tools/sandbox.js';
 import type { Session } from '../tools/session.js';
@@ -49,6 +49,7 @@ export class Run implements CallHost, BuiltinHost {
   private outputBytes = 0;
   private callCounter = 0;
   private readonly limits: RunSettings['limits'];
+  private readonly maxSteps: number;
   private readonly deadline: number;
   private readonly printLine: (line: string) => void;
   private readonly controller = new AbortController();
@@ -67,6 +68,7 @@ export class Run implements CallHost, BuiltinHost {
     this.needsApproval = settings.needsApproval;
     this.fileName = settings.fileName;
     this.limits = settings.limits;
+    this.maxSteps = settings.limits.maxSteps;
     this.printLine = settings.print;
     this.emit = settings.onEvent && safeListener(settings.onEvent, settings.logger);
     this.deadline = this.startedAt + this.limits.timeoutMs;
@@ -83,7 +85,7 @@ export class Run implements CallHost, BuiltinHost {
 
   /** Counts one step (a statement or a loop iteration) and stops the run when it must. */
   tick(at: Position): void {
-    if (++this.steps > this.limits.maxSteps) {
+    if (++this.steps > this.maxSteps) {
       this.stop(new NuwaError('LimitExceededError', `the script ran more than maxSteps (${this.limits.maxSteps}) statements and loop iterations`));
     } else if (this.steps % CLOCK_CHECK_INTERVAL === 0 && this.stopError === null && performance.now() > this.deadline) {
       this.stop(this.timeoutError());
@@ -134,7 +136,7 @@ export class Run implements CallHost, BuiltinHost {
   }
 
   callTool(name: string, args: JsonObject, at: Position, scope: Scope): Promise<Value> {
-    return invokeTool(this, name, args, { line: at.line, column: at.column, fileName: this.fileName, vars: new ScopeVariables(scope) }, 'value') as Promise<Value>;
+    return invokeTool(this, name, args, new ScriptCallSite(at, this.fileName, scope), 'value') as Promise<Value>;
   }
 
   beginCall(_tool: RegisteredTool): void {
@@ -156,9 +158,20 @@ export class Run implements CallHost, BuiltinHost {
   }
 }
 
-/** A tool's view of the script's variables at its CALL: copies out, LET semantics in. */
-class ScopeVariables implements VariableAccess {
-  constructor(private readonly scope: Scope) {}
+/** A CALL in a script: its position, and the tool's view of the variables at its scope. */
+class ScriptCallSite implements CallSite, VariableAccess {
+  readonly line: number;
+  readonly column: number;
+  readonly vars: VariableAccess = this;
+
+  constructor(
+    at: Position,
+    readonly fileName: string | undefined,
+    private readonly scope: Scope,
+  ) {
+    this.line = at.line;
+    this.column = at.column;
+  }
 
   get(name: string): JsonValue | undefined {
     const value = this.scope.lookup(name);

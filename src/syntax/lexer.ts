@@ -1,6 +1,6 @@
 // Text → tokens. Wraps the Chevrotain lexer and turns its raw failures into syntax problems that
 // say what to write instead, and measures how deeply the text nests before anything recursive runs.
-import { Lexer, type IToken, type TokenType } from 'chevrotain';
+import { Lexer, type IToken, type TokenType } from './chevrotain.js';
 import type { SyntaxProblem } from '../errors.js';
 import * as T from './tokens.js';
 

@@ -1,6 +1,6 @@
 // Syntax error messages, written for the author of the script (often a model): what was found,
 // what was expected, and where one exists the likely fix.
-import { EOF, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
+import { EOF, type IParserErrorMessageProvider, type IToken, type TokenType } from './chevrotain.js';
 import * as T from './tokens.js';
 
 /** What each rule expects, when "one of these 14 tokens" would say less than a word. */

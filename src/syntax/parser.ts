@@ -1,7 +1,7 @@
 // Tokens → AST, with Chevrotain. One parser instance, analysed once at module load and reused.
 // Error recovery is on so that one parse reports every syntax error; the AST of a script with
 // errors is thrown away, so recovery only has to keep the actions from crashing.
-import { EmbeddedActionsParser, EOF, type IToken } from 'chevrotain';
+import { EmbeddedActionsParser, EOF, type IToken } from './chevrotain.js';
 import type * as A from './ast.js';
 import { buildExpression, type OperandParts } from './precedence.js';
 import * as T from './tokens.js';

@@ -1,7 +1,7 @@
 // Every token of Nuwa Script, in the order the lexer tries them. Chevrotain picks the first
 // pattern that matches (not the longest), so keywords carry `longer_alt: Identifier` and
 // two-character operators come before their one-character prefixes.
-import { createToken, Lexer, type TokenType } from 'chevrotain';
+import { createToken, Lexer, type TokenType } from './chevrotain.js';
 
 export const Identifier = createToken({ name: 'Identifier', pattern: /[A-Za-z_][A-Za-z0-9_]*/, label: 'a name' });
 

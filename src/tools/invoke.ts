@@ -75,10 +75,14 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
 
   if (host.needsApproval.has(tool.confirm)) await requireApproval(host, tool, args, site);
 
-  host.beginCall(tool);
+  try {
+    host.beginCall(tool);
+  } catch (error) {
+    throw isRunStop(error) ? positioned(error, site) : error;
+  }
   const executionId = host.nextExecutionId();
-  const started = performance.now();
   const emit = host.emit;
+  const started = emit ? performance.now() : 0;
   emit?.({ type: 'tool:invoking', executionId, runId: host.runId, timestamp: Date.now(), toolName: name, args: copyJson(args) as JsonObject });
 
   // A tool with its own timeout gets its own signal, aborted by the run or by the timeout.
@@ -161,7 +165,8 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, args: JsonO
       approved = (await host.approve({ toolName: tool.name, confirm: tool.confirm, category: tool.category, args: copyJson(args) as JsonObject })) === true;
       why = 'the host did not approve it';
     } catch (error) {
-      why = `the approval hook failed: ${error instanceof Error ? error.message : String(error)}`;
+      // A hook may refuse by throwing; its message is the reason the author sees.
+      why = error instanceof Error ? error.message : String(error);
     }
   }
   if (host.signal.aborted) throw positioned(host.signal.reason as NuwaError, site);

@@ -1,0 +1,55 @@
+// The `nuwa` command line: a thin host on the public API. Dispatches to the command, turns usage
+// mistakes into exit status 2 with a hint, and never shows a JavaScript stack for a script error.
+import { readFileSync } from 'node:fs';
+import { processIO, UsageError, type CliIO } from './io.js';
+import { RUN_HELP, runCommand } from './run.js';
+
+export const HELP = `Nuwa Script: run plans of tool calls written by agents and people.
+
+Usage:
+  nuwa run <file.nuwa | ->  [options]   run a script (- reads it from stdin)
+  nuwa --help | --version
+
+Run \`nuwa run --help\` for the options of run.
+`;
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'run':
+        return await runCommand(rest, io);
+      case '--version':
+      case '-v':
+        io.stdout(`${version()}\n`);
+        return 0;
+      case '--help':
+      case '-h':
+      case 'help':
+        io.stdout(command === 'help' && rest[0] === 'run' ? RUN_HELP : HELP);
+        return 0;
+      case undefined:
+        io.stderr(HELP);
+        return 2;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || isParseArgsError(error)) {
+      io.stderr(`nuwa: ${(error as Error).message}\nRun \`nuwa --help\` for usage.\n`);
+      return 2;
+    }
+    // Not a script error and not a usage error: a fault in a host component. Report it plainly.
+    io.stderr(`nuwa: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+function isParseArgsError(error: unknown): boolean {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).code!.startsWith('ERR_PARSE_ARGS');
+}

@@ -1,0 +1,122 @@
+// `nuwa run <file | ->`: run a script, PRINT lines to stdout as they come, errors to stderr with a
+// code frame; or, with --json, exactly one JSON object on stdout. Exit 0 / 1 (script failed) / 2.
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { NuwaError } from '../errors.js';
+import type { NuwaEvent, RunStats } from '../events.js';
+import { Interpreter } from '../runtime/interpreter.js';
+import { cliApproval } from './approve.js';
+import { UsageError, type CliIO } from './io.js';
+import { errorToJson, formatError, type JsonError } from './report.js';
+import { loadRegistry, parseLimits, parseVariables, SHARED_OPTIONS } from './setup.js';
+import type { JsonValue } from '../json.js';
+
+export const RUN_HELP = `Usage: nuwa run <file.nuwa | -> [options]
+
+Runs a script. PRINT lines go to stdout; errors go to stderr as file:line:col: Kind: message.
+
+Options:
+  --tools <module>          load tools from an ES module (repeatable)
+  --state <file.json>       initial session state: a JSON object of key → value
+  --var name=<json>         an initial script variable (repeatable; non-JSON text is a string)
+  -y, --yes                 approve every tool call that needs approval
+  --timeout <ms>            wall-clock limit for the run
+  --max-steps <n>           limit on statements and loop iterations
+  --max-tool-calls <n>      limit on tool calls
+  --trace <file.jsonl>      write run events as JSON lines
+  --json                    print one JSON object: { ok, output, variables, state, error?, stats }
+  -h, --help                show this help
+
+Exit status: 0 success, 1 the script failed, 2 usage error.
+`;
+
+interface RunReport {
+  ok: boolean;
+  output: string[];
+  variables: Record<string, JsonValue>;
+  state: Record<string, JsonValue>;
+  error?: JsonError;
+  stats: RunStats;
+}
+
+export async function runCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({ args, options: SHARED_OPTIONS, allowPositionals: true, strict: true });
+  if (values.help) {
+    io.stdout(RUN_HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'run needs a script file (or - for stdin)' : `run takes one script, got ${positionals.length}`);
+  const [file] = positionals as [string];
+  const fileName = file === '-' ? '<stdin>' : file;
+  const source = file === '-' ? await io.readStdin() : readScript(file, io.cwd);
+
+  const registry = await loadRegistry(values, io);
+  const variables = parseVariables(values.var);
+  const limits = parseLimits(values);
+  const json = values.json === true;
+  const trace = values.trace === undefined ? undefined : openTrace(values.trace, io.cwd);
+  let stats: RunStats = { steps: 0, toolCalls: 0, durationMs: 0 };
+
+  const controller = new AbortController();
+  const onInterrupt = () => controller.abort('interrupted (Ctrl-C)');
+  process.once('SIGINT', onInterrupt);
+  // With --json, PRINT lines are captured (also those printed before an error) instead of shown.
+  const printed: string[] = [];
+  const interpreter = new Interpreter(registry, {
+    print: json ? (line) => void printed.push(line) : (line) => io.stdout(`${line}\n`),
+    limits,
+    approve: cliApproval({ yes: values.yes === true, interactive: io.interactive }),
+    sandboxDir: io.cwd,
+    logger: { warn: (m) => io.stderr(`warning: ${m}\n`), error: (m) => io.stderr(`error: ${m}\n`), info: (m) => io.stderr(`${m}\n`) },
+    onEvent: (event: NuwaEvent) => {
+      trace?.write(event);
+      if (event.type === 'script:completed' || event.type === 'script:failed') stats = event.stats;
+    },
+  });
+
+  try {
+    const result = await interpreter.run(source, { variables, fileName, signal: controller.signal });
+    if (json) io.stdout(`${JSON.stringify(report(true, printed, result.variables, registry.defaultSession.toJSON(), result.stats))}\n`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof NuwaError)) throw error;
+    if (json) {
+      io.stdout(`${JSON.stringify(report(false, printed, error.variables ?? {}, registry.defaultSession.toJSON(), stats, errorToJson(error)))}\n`);
+    } else {
+      io.stderr(formatError(error, source, fileName, io.color));
+    }
+    return 1;
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+    trace?.close();
+  }
+}
+
+function report(ok: boolean, output: string[], variables: Record<string, JsonValue>, state: Record<string, JsonValue>, stats: RunStats, error?: JsonError): RunReport {
+  const out: RunReport = { ok, output, variables, state, stats };
+  if (error) out.error = error;
+  return out;
+}
+
+function readScript(file: string, cwd: string): string {
+  try {
+    return readFileSync(path.resolve(cwd, file), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message}`);
+  }
+}
+
+function openTrace(file: string, cwd: string): { write(event: NuwaEvent): void; close(): void } {
+  let fd: number;
+  try {
+    fd = openSync(path.resolve(cwd, file), 'w');
+  } catch (error) {
+    throw new UsageError(`--trace ${file}: ${(error as Error).message}`);
+  }
+  return {
+    write: (event) => void writeSync(fd, `${JSON.stringify(event)}\n`),
+    close: () => closeSync(fd),
+  };
+}
