@@ -149,7 +149,11 @@ export class Run implements CallHost, BuiltinHost {
   }
 
   guard(promise: PromiseLike<unknown>, tool: RegisteredTool, toolController: AbortController | undefined): Promise<unknown> {
-    if (this.stopError !== null) return Promise.reject(this.stopError);
+    if (this.stopError !== null) {
+      // The tool's own promise will settle later; it must not surface as an unhandled rejection.
+      promise.then(undefined, () => {});
+      return Promise.reject(this.stopError);
+    }
     return guardToolPromise(promise, tool, toolController, this.pending);
   }
 

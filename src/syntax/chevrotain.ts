@@ -21,4 +21,4 @@ function bundledFile(): string | undefined {
 const chevrotain = (await import(bundledFile() ?? 'chevrotain')) as typeof Chevrotain;
 
 export const { createToken, EmbeddedActionsParser, EOF, Lexer } = chevrotain;
-export type { IParserErrorMessageProvider, IToken, TokenType } from 'chevrotain';
+export type { IOrAlt, IParserErrorMessageProvider, IToken, TokenType } from 'chevrotain';

@@ -108,12 +108,14 @@ function retype(token: IToken, tokenType: TokenType, image: string): IToken {
   return { ...token, tokenType, tokenTypeIdx: tokenType.tokenTypeIdx!, image };
 }
 
-const OPENERS = new Set<TokenType>([T.LParen, T.LBracket, T.LBrace, T.If, T.For]);
-const CLOSERS = new Set<TokenType>([T.RParen, T.RBracket, T.RBrace, T.End]);
+// What each token type does to the nesting depth, indexed by tokenTypeIdx (one array read per
+// token instead of set lookups): +1 opens, -1 closes.
+const DEPTH_CHANGE: number[] = [];
+for (const t of [T.LParen, T.LBracket, T.LBrace, T.If, T.For]) DEPTH_CHANGE[t.tokenTypeIdx!] = 1;
+for (const t of [T.RParen, T.RBracket, T.RBrace, T.End]) DEPTH_CHANGE[t.tokenTypeIdx!] = -1;
 // After one of these, a `-` or `+` is a binary operator; anywhere else it is a prefix operator.
-const OPERAND_ENDS = new Set<TokenType>([
-  T.Identifier, T.NumberLiteral, T.StringLiteral, T.True, T.False, T.Null, T.RParen, T.RBracket, T.RBrace,
-]);
+const ENDS_OPERAND: boolean[] = [];
+for (const t of [T.Identifier, T.NumberLiteral, T.StringLiteral, T.True, T.False, T.Null, T.RParen, T.RBracket, T.RBrace]) ENDS_OPERAND[t.tokenTypeIdx!] = true;
 
 /**
  * One pass over the tokens, counting open brackets and blocks plus the current run of prefix
@@ -121,22 +123,25 @@ const OPERAND_ENDS = new Set<TokenType>([
  * a SyntaxError instead of a stack overflow in the host.
  */
 function measureNesting(tokens: IToken[]): { max: number; tooDeepAt?: IToken } {
+  const not = T.Not.tokenTypeIdx!;
+  const minus = T.Minus.tokenTypeIdx!;
+  const plus = T.Plus.tokenTypeIdx!;
   let depth = 0;
   let prefixRun = 0;
   let max = 0;
-  let previous: TokenType | undefined;
+  let previousEndsOperand = false;
   for (const token of tokens) {
-    const type = token.tokenType;
-    if (OPENERS.has(type)) depth++;
-    else if (CLOSERS.has(type)) depth = Math.max(0, depth - 1);
-    if (type === T.Not || ((type === T.Minus || type === T.Plus) && !(previous && OPERAND_ENDS.has(previous)))) prefixRun++;
+    const type = token.tokenTypeIdx;
+    const change = DEPTH_CHANGE[type];
+    if (change === 1) depth++;
+    else if (change === -1 && depth > 0) depth--;
+    if (type === not || ((type === minus || type === plus) && !previousEndsOperand)) prefixRun++;
     else prefixRun = 0;
-    const level = depth + prefixRun;
-    if (level > max) {
-      max = level;
+    if (depth + prefixRun > max) {
+      max = depth + prefixRun;
       if (max > MAX_NESTING) return { max, tooDeepAt: token };
     }
-    previous = type;
+    previousEndsOperand = ENDS_OPERAND[type] === true;
   }
   return { max };
 }

@@ -22,35 +22,35 @@ export interface OperandParts {
   operand: Expression;
 }
 
-interface PendingOperator {
-  token: IToken;
-  precedence: number;
-  prefix: boolean;
-}
-
 /**
  * Shunting-yard: every binary operator is left-associative; prefix operators apply to the right.
  * `report` receives the problems found on the way (a lone `=` used as an operator).
  */
 export function buildExpression(parts: OperandParts[], operators: IToken[], report: (problem: SyntaxProblem, token: IToken) => void): Expression {
   const output: Expression[] = [];
-  const pending: PendingOperator[] = [];
+  // Pending operators as parallel stacks (token, precedence, is-prefix): no object per operator.
+  const tokens: IToken[] = [];
+  const precedences: number[] = [];
+  const prefix: boolean[] = [];
 
   const reduce = () => {
-    const op = pending.pop()!;
-    if (op.prefix) {
-      const operand = output.pop()!;
-      output.push(unary(op.token, operand));
+    const token = tokens.pop()!;
+    precedences.pop();
+    if (prefix.pop()) {
+      output.push(unary(token, output.pop()!));
     } else {
       const right = output.pop()!;
-      const left = output.pop()!;
-      output.push(binary(op.token, left, right));
+      output.push(binary(token, output.pop()!, right));
     }
   };
 
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
-    for (const token of part.prefixes) pending.push({ token, precedence: PREFIX_PRECEDENCE[token.image] ?? 8, prefix: true });
+    for (const token of part.prefixes) {
+      tokens.push(token);
+      precedences.push(PREFIX_PRECEDENCE[token.image] ?? 8);
+      prefix.push(true);
+    }
     output.push(part.operand);
     const operator = operators[i];
     if (operator === undefined) continue;
@@ -58,10 +58,12 @@ export function buildExpression(parts: OperandParts[], operators: IToken[], repo
       report({ line: operator.startLine!, column: operator.startColumn!, message: '`=` is not an operator: use `==` to compare, or LET name = value to assign' }, operator);
     }
     const precedence = BINARY_PRECEDENCE[operator.image] ?? 0;
-    while (pending.length > 0 && pending[pending.length - 1]!.precedence >= precedence) reduce();
-    pending.push({ token: operator, precedence, prefix: false });
+    while (precedences.length > 0 && precedences[precedences.length - 1]! >= precedence) reduce();
+    tokens.push(operator);
+    precedences.push(precedence);
+    prefix.push(false);
   }
-  while (pending.length > 0) reduce();
+  while (tokens.length > 0) reduce();
   return output[0]!;
 }
 
