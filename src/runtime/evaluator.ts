@@ -219,6 +219,13 @@ function compileFor(node: A.ForStatement): CompiledStatement {
 // ---------------------------------------------------------------------------------------------
 // Expressions
 
+/** Array.map without its builtin frame: compiling nests as deep as the script, so frames count. */
+function mapEach<T, R>(items: readonly T[], fn: (item: T) => R): R[] {
+  const out: R[] = new Array(items.length);
+  for (let i = 0; i < items.length; i++) out[i] = fn(items[i]!);
+  return out;
+}
+
 export function compileExpression(node: A.Expression): Compiled {
   return node.hasCall ? { sync: null, async: compileAsync(node) } : { sync: compileSync(node), async: null };
 }
@@ -233,6 +240,7 @@ function evaluatePart(part: Compiled, rt: Run, scope: Scope): Value | Promise<Va
 }
 
 export function compileSync(node: A.Expression): SyncEval {
+  if (isLongSpine(node)) return compileSpine(node as SpineNode).sync!;
   switch (node.type) {
     case 'Literal': {
       const value = node.value;
@@ -241,7 +249,7 @@ export function compileSync(node: A.Expression): SyncEval {
     case 'Variable':
       return compileVariable(node);
     case 'List': {
-      const elements = node.elements.map(compileSync);
+      const elements = mapEach(node.elements, compileSync);
       return (rt, scope) => {
         const out: Value[] = new Array(elements.length);
         for (let i = 0; i < elements.length; i++) out[i] = elements[i]!(rt, scope);
@@ -250,7 +258,7 @@ export function compileSync(node: A.Expression): SyncEval {
     }
     case 'Object': {
       const keys = node.properties.map((p) => p.key);
-      const values = node.properties.map((p) => compileSync(p.value));
+      const values = mapEach(node.properties, (p) => compileSync(p.value));
       return (rt, scope) => {
         const out: NuwaObject = new Map();
         for (let i = 0; i < keys.length; i++) out.set(keys[i]!, values[i]!(rt, scope));
@@ -298,6 +306,7 @@ export function compileSync(node: A.Expression): SyncEval {
 }
 
 function compileAsync(node: A.Expression): AsyncEval {
+  if (isLongSpine(node)) return compileSpine(node as SpineNode).async!;
   switch (node.type) {
     case 'List': {
       const elements = node.elements.map(compileExpression);
@@ -426,7 +435,7 @@ function indexInto(target: Value, index: Value, node: A.IndexExpression): Value 
 
 function compileFunctionCall(node: A.FunctionCall): SyncEval {
   const builtin = BUILTINS.get(node.name);
-  const args = node.arguments.map(compileSync);
+  const args = mapEach(node.arguments, compileSync);
   if (builtin && args.length === 1) {
     const only = args[0]!;
     return (rt, scope) => callBuiltin(builtin, [only(rt, scope)], node, rt);
@@ -472,4 +481,109 @@ function compileToolCall(node: A.CallExpression): AsyncEval {
     for (let i = 0; i < keys.length; i++) setJsonKey(args, keys[i]!, argument(await evaluatePart(values[i]!, rt, scope)));
     return rt.callTool(tool, args, node, scope);
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Long chains
+//
+// Binary operators are left-associative and postfix operators chain to the left, so `a + b + c + ...`
+// or `x.a.b.c...` is a tree that leans left, as deep as the chain is long. Compiled as nested
+// closures, a chain of thousands would recurse thousands of frames deep, at compile time and at
+// run time. Past SPINE_THRESHOLD links, the chain is compiled as a loop over its links instead;
+// shorter chains keep the nested closures, which are faster.
+
+const SPINE_THRESHOLD = 64;
+
+type SpineNode = A.BinaryExpression | A.LogicalExpression | A.MemberExpression | A.IndexExpression;
+
+function spineChild(node: A.Expression): A.Expression | undefined {
+  switch (node.type) {
+    case 'Binary':
+    case 'Logical':
+      return node.left;
+    case 'Member':
+    case 'Index':
+      return node.object;
+    default:
+      return undefined;
+  }
+}
+
+function isLongSpine(node: A.Expression): boolean {
+  let length = 0;
+  for (let next = spineChild(node); next !== undefined; next = spineChild(next)) {
+    if (++length >= SPINE_THRESHOLD) return true;
+  }
+  return false;
+}
+
+interface SpineLink {
+  node: SpineNode;
+  /** The right operand or the index; null for `.name`. */
+  operand: Compiled | null;
+}
+
+function compileSpine(top: SpineNode): Compiled {
+  const links: SpineLink[] = [];
+  let base: A.Expression = top;
+  for (let next = spineChild(base); next !== undefined; next = spineChild(base)) {
+    const node = base as SpineNode;
+    const operand = node.type === 'Binary' || node.type === 'Logical' ? node.right : node.type === 'Index' ? node.index : null;
+    links.push({ node, operand: operand === null ? null : compileExpression(operand) });
+    base = next;
+  }
+  links.reverse(); // innermost (first applied) first
+  const start = compileExpression(base);
+  if (!top.hasCall) {
+    const first = start.sync!;
+    return {
+      sync: (rt, scope) => {
+        let value = first(rt, scope);
+        for (let i = 0; i < links.length; i++) {
+          const { node, operand } = links[i]!;
+          if (node.type === 'Logical') {
+            const shortCircuitOn = node.operator === 'OR';
+            value =
+              logicalOperand(value, node.operator, 'left', node) === shortCircuitOn
+                ? shortCircuitOn
+                : logicalOperand(operand!.sync!(rt, scope), node.operator, 'right', node);
+          } else {
+            value = applyLink(node, value, operand === null ? null : operand.sync!(rt, scope));
+          }
+        }
+        return value;
+      },
+      async: null,
+    };
+  }
+  return {
+    sync: null,
+    async: async (rt, scope) => {
+      let value = start.async ? await start.async(rt, scope) : start.sync!(rt, scope);
+      for (let i = 0; i < links.length; i++) {
+        const { node, operand } = links[i]!;
+        if (node.type === 'Logical') {
+          const shortCircuitOn = node.operator === 'OR';
+          value =
+            logicalOperand(value, node.operator, 'left', node) === shortCircuitOn
+              ? shortCircuitOn
+              : logicalOperand(await evaluatePart(operand!, rt, scope), node.operator, 'right', node);
+        } else {
+          value = applyLink(node, value, operand === null ? null : await evaluatePart(operand, rt, scope));
+        }
+      }
+      return value;
+    },
+  };
+}
+
+function applyLink(node: Exclude<SpineNode, A.LogicalExpression>, value: Value, operand: Value): Value {
+  switch (node.type) {
+    case 'Binary':
+      return BINARY_OPERATIONS[node.operator](value, operand, node);
+    case 'Member':
+      return member(value, node);
+    case 'Index':
+      return indexInto(value, operand, node);
+  }
 }

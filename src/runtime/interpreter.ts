@@ -108,7 +108,7 @@ export class Interpreter {
       run.emit?.({ type: 'script:completed', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName, stats: result.stats });
       return result;
     } catch (thrown) {
-      const error = asNuwaError(thrown).at(undefined, fileName);
+      const error = asNuwaError(thrown).at(run.current, fileName);
       error.variables = safeVariables(variablesNow);
       run.emit?.({
         type: 'script:failed',

@@ -72,8 +72,9 @@ export class Run implements CallHost, BuiltinHost {
     this.printLine = settings.print;
     this.emit = settings.onEvent && safeListener(settings.onEvent, settings.logger);
     this.deadline = this.startedAt + this.limits.timeoutMs;
+    // Not unref'd: while a run waits on a tool that never settles, this timer is what keeps the
+    // process alive until the timeout ends the run. finish() clears it.
     this.timer = setTimeout(() => this.stop(this.timeoutError()), Math.min(this.limits.timeoutMs, 2 ** 31 - 1));
-    this.timer.unref?.();
     this.hostSignal = settings.signal;
     if (this.hostSignal?.aborted) this.onHostAbort();
     else this.hostSignal?.addEventListener('abort', this.onHostAbort, { once: true });
@@ -83,8 +84,12 @@ export class Run implements CallHost, BuiltinHost {
     return this.controller.signal;
   }
 
+  /** The statement being executed: where an error raised without a position of its own points. */
+  current: Position | undefined;
+
   /** Counts one step (a statement or a loop iteration) and stops the run when it must. */
   tick(at: Position): void {
+    this.current = at;
     if (++this.steps > this.maxSteps) {
       this.stop(new NuwaError('LimitExceededError', `the script ran more than maxSteps (${this.limits.maxSteps}) statements and loop iterations`));
     } else if (this.steps % CLOCK_CHECK_INTERVAL === 0 && this.stopError === null && performance.now() > this.deadline) {

@@ -31,7 +31,8 @@ export function parseOnWorker(source: string): ParseOutcome {
   });
   try {
     Atomics.wait(done, 0, 0, WORKER_TIMEOUT_MS);
-    const message = receiveMessageOnPort(port1)?.message as ParseOutcome | { crashed: string } | undefined;
+    const received = receiveMessageOnPort(port1)?.message as string | { crashed: string } | undefined;
+    const message = typeof received === 'string' ? (JSON.parse(received) as ParseOutcome) : received;
     if (message === undefined || 'crashed' in message) {
       const why = message && 'crashed' in message ? `: ${message.crashed}` : '';
       return { problems: [{ line: 1, column: 1, message: `the script nests too deeply to parse${why}` }] };

@@ -4,7 +4,9 @@ import { parseProblems } from './parse.js';
 
 const { source, port, done } = workerData as { source: string; port: MessagePort; done: Int32Array };
 try {
-  port.postMessage(parseProblems(source, { allowWorker: false }));
+  // As JSON text, not as an object: structured-clone deserialisation recurses on the receiving
+  // thread's small stack, while JSON.parse does not recurse at all.
+  port.postMessage(JSON.stringify(parseProblems(source, { allowWorker: false })));
 } catch (error) {
   port.postMessage({ crashed: error instanceof Error ? error.message : String(error) });
 } finally {

@@ -18,7 +18,14 @@ export interface ParseOptions {
 const DIRECT_PARSE_NESTING = 60;
 
 export function parse(source: string, options: ParseOptions = {}): Program {
-  const outcome = parseProblems(source, { allowWorker: true });
+  let outcome: ParseOutcome;
+  try {
+    outcome = parseProblems(source, { allowWorker: true });
+  } catch (error) {
+    // Whatever the text, parsing ends in a Program or a SyntaxError, never a host crash.
+    if (!(error instanceof RangeError)) throw error;
+    outcome = { problems: [{ line: 1, column: 1, message: `the script is too large or nested too deeply to parse (${error.message})` }] };
+  }
   if ('problems' in outcome) throw syntaxError(outcome.problems, options.fileName);
   return outcome.program;
 }

@@ -1,6 +1,6 @@
 // End-to-end tests of the `nuwa` command: each spawns bin/nuwa as a user would (it runs the built
 // package in dist/, which `npm test` builds first).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +25,7 @@ function nuwa(args: string[], options: { input?: string; cwd?: string } = {}): R
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1' },
     timeout: 20_000,
+    maxBuffer: 64 * 1024 * 1024,
   });
   return { status: child.status, stdout: child.stdout, stderr: child.stderr };
 }
@@ -226,6 +227,72 @@ describe('nuwa run: errors', () => {
     expect(events.map((e) => e.type)).toEqual(['script:started', 'tool:invoking', 'tool:completed', 'script:completed']);
     expect(events[2].toolName).toBe('greet');
     expect(typeof events[2].duration).toBe('number');
+  });
+});
+
+describe('nuwa run: hostile input ends in a NuwaError', () => {
+  it('stops a tool that never returns at --timeout, and aborts its signal', () => {
+    const result = nuwa(['run', '-', '--tools', path.join(fixtures, 'tools-hang.mjs'), '--timeout', '300'], { input: 'PRINT("start")\nCALL hang {}\nPRINT("never")' });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('start\n');
+    expect(result.stderr).toContain('tool saw abort: the run took longer than timeoutMs (300 ms)');
+    expect(result.stderr).toMatch(/<stdin>:2:1: LimitExceededError: the run took longer than timeoutMs \(300 ms\)/);
+  });
+
+  it('cancels the run on Ctrl-C (SIGINT) with AbortedError', async () => {
+    const child = spawn(process.execPath, [bin, 'run', '-', '--tools', path.join(fixtures, 'tools-hang.mjs')], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('start')) resolve();
+      });
+      child.stdin.end('PRINT("start")\nCALL hang {}\n');
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100)); // let the CALL start
+    child.kill('SIGINT');
+    expect(await exited).toBe(1);
+    expect(stderr).toMatch(/<stdin>:2:1: AbortedError: the run was cancelled: interrupted/);
+    expect(stderr).toContain('tool saw abort');
+  });
+
+  it.each([
+    ['1,000 nested lists', `LET a = ${'['.repeat(1000)}${']'.repeat(1000)}\nPRINT(LEN(a))`, '1'],
+    ['1,000 nested parentheses', `PRINT(${'('.repeat(999)}7${')'.repeat(999)})`, '7'],
+    ['1,000 nested objects', `LET a = ${'{a:'.repeat(999)}1${'}'.repeat(999)}\nPRINT(LEN(a))`, '1'],
+    ['1,000 nested IF blocks', `${'IF true THEN\n'.repeat(1000)}LET deep = "deep"\n${'END\n'.repeat(1000)}PRINT(deep)`, 'deep'],
+    ['1,000 prefix operators', `LET x = ${'- '.repeat(1000)}1\nPRINT(x)`, '1'],
+    ['a 20,000-term sum', `PRINT(${Array(20000).fill('1').join(' + ')})`, '20000'],
+  ])('runs %s', (_name, source, printed) => {
+    const result = nuwa(['run', '-'], { input: source });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(`${printed}\n`);
+    expect(result.status).toBe(0);
+  });
+
+  it('rejects 1,001 levels of nesting as a SyntaxError', () => {
+    const result = nuwa(['run', '-'], { input: `LET a = ${'['.repeat(1001)}${']'.repeat(1001)}` });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^<stdin>:1:1009: SyntaxError: nesting deeper than 1000 levels/);
+    expectNoStack(result.stderr);
+  });
+
+  it('refuses a value nested deeper than 1,000 levels built in a loop', () => {
+    const result = nuwa(['run', '-', '--var', `n=${JSON.stringify(Array.from({ length: 1100 }, (_, i) => i))}`], {
+      input: 'LET a = []\nFOR i IN n DO\n  LET a = [a]\nEND\nPRINT(a)',
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/5:1: LimitExceededError: value nested deeper than 1000 levels/);
+  });
+
+  it('stops at the output limit instead of flooding', () => {
+    const result = nuwa(['run', '-', '--max-steps', '100000000'], { input: 'LET xs = [1,2,3,4,5,6,7,8,9,10]\nFOR a IN xs DO FOR b IN xs DO FOR c IN xs DO FOR d IN xs DO FOR e IN xs DO FOR f IN xs DO FOR g IN xs DO PRINT("................................................................................................................") END END END END END END END' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/LimitExceededError: the script printed more than maxOutputBytes/);
+    expect(result.stdout.length).toBeLessThanOrEqual(10 * 1024 * 1024);
   });
 });
 
