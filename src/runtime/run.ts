@@ -153,7 +153,7 @@ export class Run implements CallHost, BuiltinHost {
     }
   }
 
-  guard(promise: PromiseLike<unknown>, tool: RegisteredTool, toolController: AbortController | undefined): Promise<unknown> {
+  guard(promise: PromiseLike<unknown>, tool: RegisteredTool | undefined, toolController: AbortController | undefined): Promise<unknown> {
     if (this.stopError !== null) {
       // The tool's own promise will settle later; it must not surface as an unhandled rejection.
       promise.then(undefined, () => {});

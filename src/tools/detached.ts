@@ -54,7 +54,7 @@ export class DetachedHost implements CallHost {
 
   private readonly pending: PendingCalls = new Set();
 
-  guard(promise: PromiseLike<unknown>, tool: RegisteredTool, toolController: AbortController | undefined): Promise<unknown> {
+  guard(promise: PromiseLike<unknown>, tool: RegisteredTool | undefined, toolController: AbortController | undefined): Promise<unknown> {
     return guardToolPromise(promise, tool, toolController, this.pending);
   }
 

@@ -8,7 +8,7 @@ export type PendingCalls = Set<(error: NuwaError) => void>;
 
 export function guardToolPromise(
   promise: PromiseLike<unknown>,
-  tool: RegisteredTool,
+  tool: RegisteredTool | undefined,
   toolController: AbortController | undefined,
   pending: PendingCalls,
 ): Promise<unknown> {
@@ -19,7 +19,7 @@ export function guardToolPromise(
       if (timer !== undefined) clearTimeout(timer);
     };
     pending.add(reject);
-    if (tool.timeoutMs !== undefined) {
+    if (tool?.timeoutMs !== undefined) {
       timer = setTimeout(() => {
         const error = new NuwaError('LimitExceededError', `tool \`${tool.name}\` took longer than its timeoutMs (${tool.timeoutMs} ms)`, { toolName: tool.name });
         toolController?.abort(error);

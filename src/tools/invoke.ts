@@ -27,8 +27,8 @@ export interface CallHost {
   print(text: string): void;
   /** Counts a call against the run's limits; throws LimitExceededError or AbortedError. */
   beginCall(tool: RegisteredTool): void;
-  /** Settles like `promise`, unless the run stops or the tool's timeout passes first. */
-  guard(promise: PromiseLike<unknown>, tool: RegisteredTool, toolController: AbortController | undefined): Promise<unknown>;
+  /** Settles like `promise`, unless the run stops or (given a tool) the tool's timeout passes first. */
+  guard(promise: PromiseLike<unknown>, tool: RegisteredTool | undefined, toolController: AbortController | undefined): Promise<unknown>;
   nextExecutionId(): string;
 }
 
@@ -162,9 +162,12 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, args: JsonO
   let why = 'no approval hook is configured';
   if (host.approve) {
     try {
-      approved = (await host.approve({ toolName: tool.name, confirm: tool.confirm, category: tool.category, args: copyJson(args) as JsonObject })) === true;
+      // Waited on like a tool: cancellation or the run's timeout end a hook that never answers.
+      const answer = host.approve({ toolName: tool.name, confirm: tool.confirm, category: tool.category, args: copyJson(args) as JsonObject });
+      approved = (await host.guard(Promise.resolve(answer), undefined, undefined)) === true;
       why = 'the host did not approve it';
     } catch (error) {
+      if (isRunStop(error)) throw positioned(error, site);
       // A hook may refuse by throwing; its message is the reason the author sees.
       why = error instanceof Error ? error.message : String(error);
     }

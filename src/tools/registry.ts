@@ -191,13 +191,16 @@ function buildTool(definition: ToolDefinition): RegisteredTool {
   const keywords = definition.keywords ?? [];
   if (!Array.isArray(keywords) || keywords.some((k) => typeof k !== 'string')) throw new TypeError(`tool "${name}": keywords must be a list of strings`);
 
-  const parametersSchema = parametersToSchema(name, definition.parameters ?? []);
-  const returns = definition.returns ?? 'any';
-  const returnsSchema = returnsToSchema(name, returns);
+  // Frozen copies: changing the objects it registered with must not change a tool behind the
+  // host's back (its validators are compiled from them now).
+  const parameters = frozenCopy(definition.parameters ?? []);
+  const parametersSchema = frozenCopy(parametersToSchema(name, parameters));
+  const returns = frozenCopy(definition.returns ?? 'any');
+  const returnsSchema = frozenCopy(returnsToSchema(name, returns));
   return Object.freeze({
     name,
     description: definition.description,
-    parameters: definition.parameters ?? [],
+    parameters,
     parametersSchema,
     returns,
     returnsSchema,
@@ -209,4 +212,21 @@ function buildTool(definition: ToolDefinition): RegisteredTool {
     validateArguments: compileArgumentValidator(name, parametersSchema),
     checkResult: compileResultCheck(name, returns, returnsSchema),
   });
+}
+
+function frozenCopy<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  let copy: T;
+  try {
+    copy = structuredClone(value);
+  } catch {
+    throw new TypeError('a tool schema must be plain data (no functions or class instances)');
+  }
+  const freeze = (node: unknown): void => {
+    if (node === null || typeof node !== 'object' || Object.isFrozen(node)) return;
+    Object.freeze(node);
+    for (const child of Object.values(node)) freeze(child);
+  };
+  freeze(copy);
+  return copy;
 }

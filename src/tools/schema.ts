@@ -22,7 +22,11 @@ export function parametersToSchema(toolName: string, parameters: ToolSchema['par
     throw new TypeError(`tool "${toolName}": a JSON Schema for parameters must have type "object", not ${JSON.stringify(parameters.type)}`);
   }
   const schema: JsonSchemaObject = { ...parameters, type: 'object' };
-  if (schema.additionalProperties === undefined) schema.additionalProperties = false;
+  // Unknown arguments are refused by default (TOOLS.md §2.3). A schema that builds its properties
+  // from allOf/anyOf/oneOf/$ref (or patterns) would refuse its own properties that way, so those
+  // keep JSON Schema's own default and say for themselves what they accept.
+  const composed = ['allOf', 'anyOf', 'oneOf', '$ref', 'patternProperties', 'if', 'dependentSchemas'].some((k) => k in schema);
+  if (schema.additionalProperties === undefined && !composed) schema.additionalProperties = false;
   return schema;
 }
 

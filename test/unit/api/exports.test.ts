@@ -1,0 +1,52 @@
+// The public surface of src/index.ts (API.md): what a host imports from the package.
+import { describe, expect, it } from 'vitest';
+import * as nuwa from '../../../src/index.js';
+import { ToolRegistry } from '../../../src/index.js';
+
+describe('public API exports', () => {
+  it('exports the classes and functions API.md names', () => {
+    expect(typeof nuwa.Interpreter).toBe('function');
+    expect(typeof nuwa.ToolRegistry).toBe('function');
+    expect(typeof nuwa.createToolRegistry).toBe('function');
+    expect(typeof nuwa.parse).toBe('function');
+    expect(typeof nuwa.NuwaError).toBe('function');
+    expect(typeof nuwa.isNuwaError).toBe('function');
+    expect(typeof nuwa.Session).toBe('function');
+    expect(new nuwa.NuwaError('TypeError', 'x')).toBeInstanceOf(Error);
+  });
+
+  it('ERROR_KINDS lists every error kind of LANGUAGE.md §6', () => {
+    expect([...nuwa.ERROR_KINDS].sort()).toEqual(
+      [
+        'SyntaxError',
+        'UndefinedVariableError',
+        'TypeError',
+        'DivisionByZeroError',
+        'MemberAccessError',
+        'IndexOutOfBoundsError',
+        'InvalidConditionError',
+        'InvalidIterableError',
+        'UnknownFunctionError',
+        'FunctionArgumentError',
+        'CalcError',
+        'ToolNotFoundError',
+        'ToolArgumentError',
+        'ToolExecutionError',
+        'ToolResultError',
+        'ToolDeniedError',
+        'LimitExceededError',
+        'AbortedError',
+      ].sort(),
+    );
+  });
+
+  it('NuwaError keeps kind, position, fileName, cause and toolName', () => {
+    const cause = new Error('inner');
+    const error = new nuwa.NuwaError('ToolExecutionError', 'msg', { line: 3, column: 4, fileName: 'f.nuwa', cause, toolName: 't' });
+    expect(error.name).toBe('NuwaError');
+    expect([error.kind, error.message, error.line, error.column, error.fileName, error.toolName]).toEqual(['ToolExecutionError', 'msg', 3, 4, 'f.nuwa', 't']);
+    expect(error.cause).toBe(cause);
+    expect(nuwa.isNuwaError(error)).toBe(true);
+    expect(nuwa.isNuwaError(new Error('x'))).toBe(false);
+  });
+});
