@@ -45,7 +45,8 @@ export function parseNumeric(text: string): number | undefined {
  * person reading the number expects), by shifting the decimal exponent instead of multiplying.
  */
 export function roundHalfAwayFromZero(n: number, digits: number): number {
-  if (!Number.isFinite(n)) return n;
+  // From 2^52 up every double is a whole number: nothing to round (and shifting could overflow).
+  if (!Number.isFinite(n) || Math.abs(n) >= 2 ** 52) return n;
   const shift = (value: number, by: number): number => {
     const [mantissa, exponent = '0'] = String(value).split('e');
     return Number(`${mantissa}e${Number(exponent) + by}`);

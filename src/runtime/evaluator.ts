@@ -458,8 +458,12 @@ function unknownFunction(node: A.FunctionCall, rt: Run): NuwaError {
   let hint: string;
   if (BUILTINS.has(name.toUpperCase())) hint = `: built-in names are uppercase: write \`${name.toUpperCase()}\``;
   else if (rt.hasTool(name)) hint = `: \`${name}\` is a tool: write CALL ${name} { ... }`;
-  else hint = didYouMean(name, BUILTIN_NAMES) || `: the built-ins are ${BUILTIN_NAMES.join(', ')}; tools are called with CALL name { ... }`;
-  return new NuwaError('UnknownFunctionError', `there is no function \`${name}\`${hint}`, node);
+  else hint = didYouMean(name, BUILTIN_NAMES);
+  return new NuwaError(
+    'UnknownFunctionError',
+    `there is no function \`${name}\`${hint} (the built-ins are ${BUILTIN_NAMES.join(', ')}; tools are called with CALL name { ... })`,
+    node,
+  );
 }
 
 function compileToolCall(node: A.CallExpression): AsyncEval {

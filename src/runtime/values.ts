@@ -36,7 +36,7 @@ function tooDeep(): NuwaError {
 export function equals(a: Value, b: Value, depth = 0): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (depth > MAX_VALUE_DEPTH) throw tooDeep();
+  if (depth >= MAX_VALUE_DEPTH) throw tooDeep();
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!equals(a[i]!, b[i]!, depth + 1)) return false;
@@ -75,7 +75,7 @@ export function toJsonText(value: Value, depth = 0): string {
       return value ? 'true' : 'false';
   }
   if (value === null) return 'null';
-  if (depth > MAX_VALUE_DEPTH) throw tooDeep();
+  if (depth >= MAX_VALUE_DEPTH) throw tooDeep();
   if (Array.isArray(value)) {
     let text = '[';
     for (let i = 0; i < value.length; i++) text += (i === 0 ? '' : ',') + toJsonText(value[i]!, depth + 1);
@@ -127,7 +127,7 @@ export function setJsonKey(target: JsonObject, key: string, value: JsonValue): v
 /** Nuwa value → plain JSON value (always a fresh copy of lists and objects). */
 export function toJson(value: Value, depth = 0): JsonValue {
   if (typeof value !== 'object' || value === null) return value;
-  if (depth > MAX_VALUE_DEPTH) throw tooDeep();
+  if (depth >= MAX_VALUE_DEPTH) throw tooDeep();
   if (Array.isArray(value)) {
     const out: JsonValue[] = new Array(value.length);
     for (let i = 0; i < value.length; i++) out[i] = toJson(value[i]!, depth + 1);

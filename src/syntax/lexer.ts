@@ -32,10 +32,12 @@ const CHARACTER_HINTS: Record<string, string> = {
   '@': 'names use letters, digits and `_` only',
 };
 
-export function tokenize(source: string): LexResult {
+export function tokenize(text: string): LexResult {
+  // A byte-order mark is not part of the script (and would shift every column of line 1).
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const result = lexer.tokenize(source);
   const problems: SyntaxProblem[] = result.errors.map((error) => {
-    const char = source.charAt(error.offset);
+    const char = String.fromCodePoint(source.codePointAt(error.offset) ?? 0xfffd);
     const hint = CHARACTER_HINTS[char];
     const shown = char === '\n' ? '\\n' : char;
     return {

@@ -18,8 +18,14 @@ const trueValue = (): boolean => true;
 const falseValue = (): boolean => false;
 const nullValue = (): null => null;
 
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** The value of a string literal. Not JSON.parse: a raw tab is legal in a Nuwa string. */
 function stringValue(token: IToken): string {
-  return token.isInsertedInRecovery || token.image.length < 2 ? '' : (JSON.parse(token.image) as string);
+  if (token.isInsertedInRecovery || token.image.length < 2) return '';
+  return token.image
+    .slice(1, -1)
+    .replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, escape: string) => (escape.length === 5 ? String.fromCharCode(parseInt(escape.slice(1), 16)) : (ESCAPES[escape] ?? escape)));
 }
 
 const placeholder = (): A.Literal => ({ type: 'Literal', value: null, line: 0, column: 0, hasCall: false });

@@ -2,7 +2,7 @@
 
 /** The line at `line` with a caret under `column`, plus the line before it for context. */
 export function codeFrame(source: string, line: number, column: number, options: { caret?: (text: string) => string } = {}): string {
-  const lines = source.split(/\r\n|\r|\n/);
+  const lines = source.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
   const text = lines[line - 1];
   if (text === undefined) return '';
   const width = String(line).length;

@@ -1,0 +1,372 @@
+// Unit tests for src/runtime/evaluator.ts: closure compilation (sync for call-free code, async only
+// where a CALL can run), the compile cache, scoping of LET / IF / FOR (LANGUAGE.md §3), and the
+// runtime errors of expressions with their positions.
+import { describe, expect, it } from 'vitest';
+import { isNuwaError, NuwaError } from '../../../src/errors.js';
+import { Interpreter } from '../../../src/index.js';
+import { compileProgram } from '../../../src/runtime/evaluator.js';
+import { resolveLimits, type Limits } from '../../../src/runtime/limits.js';
+import { Run } from '../../../src/runtime/run.js';
+import { Scope } from '../../../src/runtime/scope.js';
+import { toJson } from '../../../src/runtime/values.js';
+import { parse } from '../../../src/syntax/parse.js';
+import { ToolRegistry } from '../../../src/tools/registry.js';
+import { Sandbox } from '../../../src/tools/sandbox.js';
+import type { ToolFunction } from '../../../src/tools/types.js';
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+function registryWith(tools: Record<string, ToolFunction> = {}): ToolRegistry {
+  const registry = new ToolRegistry();
+  for (const [name, execute] of Object.entries(tools)) {
+    registry.register({ name, description: `the ${name} tool`, parameters: { type: 'object', additionalProperties: true }, returns: 'any', execute });
+  }
+  return registry;
+}
+
+/** A Run built the way Interpreter.run builds one. */
+function makeRun(output: string[], registry = registryWith(), limits?: Limits): Run {
+  return new Run({
+    registry,
+    session: registry.defaultSession,
+    limits: resolveLimits(limits),
+    print: (line) => output.push(line),
+    approve: undefined,
+    needsApproval: new Set(),
+    onEvent: undefined,
+    logger: quiet,
+    sandbox: new Sandbox(),
+    fileName: undefined,
+    signal: undefined,
+  });
+}
+
+interface Outcome {
+  output: string[];
+  variables: Record<string, unknown>;
+  steps: number;
+}
+
+/** Runs a script through compileProgram; rejects with the NuwaError the script raised. */
+async function exec(source: string, tools: Record<string, ToolFunction> = {}, limits?: Limits): Promise<Outcome> {
+  const output: string[] = [];
+  const run = makeRun(output, registryWith(tools), limits);
+  const top = new Scope(null);
+  try {
+    const compiled = compileProgram(parse(source));
+    if (compiled.sync) compiled.sync(run, top);
+    else await compiled.async!(run, top);
+  } finally {
+    run.finish();
+  }
+  return { output, variables: Object.fromEntries(top.entries().map(([k, v]) => [k, toJson(v)])), steps: run.steps };
+}
+
+async function failure(source: string, tools: Record<string, ToolFunction> = {}, limits?: Limits): Promise<NuwaError> {
+  try {
+    await exec(source, tools, limits);
+  } catch (error) {
+    if (isNuwaError(error)) return error;
+    throw error;
+  }
+  throw new Error(`expected ${JSON.stringify(source)} to fail`);
+}
+
+async function expectFailure(source: string, kind: string, message: RegExp, line: number, column: number, tools: Record<string, ToolFunction> = {}): Promise<NuwaError> {
+  const error = await failure(source, tools);
+  expect(error.kind).toBe(kind);
+  expect(error.message).toMatch(message);
+  expect([error.line, error.column]).toEqual([line, column]);
+  return error;
+}
+
+describe('compileProgram', () => {
+  it('compiles a script without CALL to a synchronous program', () => {
+    const compiled = compileProgram(parse('LET a = 1 IF a == 1 THEN PRINT(a) END FOR x IN [1] DO PRINT(x) END'));
+    expect(typeof compiled.sync).toBe('function');
+    expect(compiled.async).toBeNull();
+  });
+
+  it('compiles a script with a CALL anywhere to an asynchronous program', () => {
+    for (const source of ['CALL t {}', 'LET a = 1 FOR x IN [1] DO IF true THEN LET y = [CALL t {}] END END']) {
+      const compiled = compileProgram(parse(source));
+      expect(compiled.sync).toBeNull();
+      expect(typeof compiled.async).toBe('function');
+    }
+  });
+
+  it('returns the same compiled program for the same AST', () => {
+    const ast = parse('LET a = 1');
+    expect(compileProgram(ast)).toBe(compileProgram(ast));
+    const withCall = parse('CALL t {}');
+    expect(compileProgram(withCall)).toBe(compileProgram(withCall));
+  });
+
+  it('runs a synchronous program to completion without awaiting', () => {
+    const output: string[] = [];
+    const run = makeRun(output);
+    const top = new Scope(null);
+    const result = compileProgram(parse('LET total = 0 FOR x IN [1, 2, 3] DO LET total = total + x END PRINT(total)')).sync!(run, top);
+    run.finish();
+    expect(result).toBeUndefined();
+    expect(output).toEqual(['6']);
+    expect(top.lookup('total')).toBe(6);
+  });
+
+  it('lets Interpreter.run finish a call-free script before returning its promise', async () => {
+    const output: string[] = [];
+    const interpreter = new Interpreter(undefined, { print: (line) => output.push(line) });
+    const promise = interpreter.run('PRINT(1) FOR x IN [2, 3] DO PRINT(x) END');
+    expect(output).toEqual(['1', '2', '3']);
+    await expect(promise).resolves.toMatchObject({ output: ['1', '2', '3'] });
+  });
+
+  it('awaits a tool before the statements after its CALL', async () => {
+    const output: string[] = [];
+    const interpreter = new Interpreter(registryWith({ t: () => 5 }), { print: (line) => output.push(line) });
+    const promise = interpreter.run('PRINT("before") LET v = CALL t {} PRINT(v)');
+    expect(output).toEqual(['before']);
+    await promise;
+    expect(output).toEqual(['before', '5']);
+  });
+});
+
+describe('statements', () => {
+  it('binds and updates variables with LET', async () => {
+    expect((await exec('LET a = 1 LET b = a + 1 LET a = b * 10')).variables).toEqual({ a: 20, b: 2 });
+  });
+
+  it('LET in a loop updates an outer variable', async () => {
+    expect((await exec('LET total = 0 FOR x IN [1, 2, 3, 4] DO LET total = total + x END')).variables).toEqual({ total: 10 });
+  });
+
+  it('LET in nested loops updates the outermost binding', async () => {
+    expect((await exec('LET n = 0 FOR a IN [1, 2] DO FOR b IN [1, 2, 3] DO LET n = n + 1 END END')).variables).toEqual({ n: 6 });
+  });
+
+  it('does not leak the loop variable', async () => {
+    const { variables } = await exec('FOR x IN [1, 2] DO LET y = x END');
+    expect(variables).toEqual({});
+    await expectFailure('FOR item IN [1] DO END\nPRINT(item)', 'UndefinedVariableError', /^`item` is not defined/, 2, 7);
+  });
+
+  it('never changes an outer variable with the loop variable\'s name', async () => {
+    const { output, variables } = await exec('LET x = "outer" FOR x IN [1, 2] DO LET x = x + 10 PRINT(x) END PRINT(x)');
+    expect(output).toEqual(['11', '12', 'outer']);
+    expect(variables).toEqual({ x: 'outer' });
+  });
+
+  it('drops variables first created in a loop body at the end of each iteration', async () => {
+    await expectFailure('FOR i IN [1, 2] DO\n  IF i == 2 THEN PRINT(fresh) END\n  LET fresh = i\nEND', 'UndefinedVariableError', /^`fresh` is not defined/, 2, 24);
+  });
+
+  it('iterates over the list as it was when the loop started', async () => {
+    const { output, variables } = await exec('LET xs = [1, 2] FOR x IN xs DO LET xs = APPEND(xs, x * 10) PRINT(x) END');
+    expect(output).toEqual(['1', '2']);
+    expect(variables).toEqual({ xs: [1, 2, 10, 20] });
+  });
+
+  it('runs nothing for an empty list', async () => {
+    expect((await exec('FOR x IN [] DO PRINT(x) END')).output).toEqual([]);
+  });
+
+  it('does not open a scope for IF bodies', async () => {
+    expect((await exec('IF true THEN LET a = 1 ELSE LET b = 2 END IF false THEN LET c = 3 ELSE LET d = 4 END')).variables).toEqual({ a: 1, d: 4 });
+  });
+
+  it('runs the right branch of nested IFs', async () => {
+    const source = 'FOR n IN [1, 2, 3] DO IF n == 1 THEN PRINT("one") ELSE IF n == 2 THEN PRINT("two") ELSE PRINT("many") END END END';
+    expect((await exec(source)).output).toEqual(['one', 'two', 'many']);
+  });
+
+  it('counts statements and loop iterations as steps', async () => {
+    // LET, FOR, 2 iterations, 2 PRINTs, IF, and the LET in its branch.
+    expect((await exec('LET a = 1 FOR x IN [1, 2] DO PRINT(x) END IF true THEN LET b = 2 END')).steps).toBe(8);
+  });
+
+  it('stops at maxSteps with LimitExceededError at the statement', async () => {
+    const error = await failure('LET a = 0\nFOR x IN [1, 2, 3, 4, 5] DO\n  LET a = a + 1\nEND', {}, { maxSteps: 5 });
+    expect(error.kind).toBe('LimitExceededError');
+    expect(error.message).toMatch(/maxSteps \(5\)/);
+    // LET, FOR, iteration 1, its LET, iteration 2: the sixth step is the second LET in the body.
+    expect([error.line, error.column]).toEqual([3, 3]);
+  });
+
+  it('refuses a non-boolean IF condition at the condition', async () => {
+    await expectFailure('LET n = 1\nIF   n THEN END', 'InvalidConditionError', /^an IF condition must be true or false, got number 1/, 2, 6);
+    await expectFailure('IF null THEN END', 'InvalidConditionError', /got null/, 1, 4);
+    await expectFailure('IF "true" THEN END', 'InvalidConditionError', /got string "true"/, 1, 4);
+  });
+
+  it('refuses a FOR over a non-list at the iterable, suggesting KEYS for an object', async () => {
+    const error = await expectFailure('LET o = {a: 1}\nFOR k IN  o DO END', 'InvalidIterableError', /^FOR needs a list to loop over, got object with keys a/, 2, 11);
+    expect(error.message).toMatch(/KEYS\(obj\)/);
+    const text = await expectFailure('FOR c IN "abc" DO END', 'InvalidIterableError', /got string "abc"/, 1, 10);
+    expect(text.message).not.toMatch(/KEYS/);
+  });
+
+  it('stops at the first runtime error; earlier output and variables stay', async () => {
+    const output: string[] = [];
+    const run = makeRun(output);
+    const top = new Scope(null);
+    expect(() => compileProgram(parse('LET a = 1 PRINT("one") LET b = 1 / 0 PRINT("two")')).sync!(run, top)).toThrow(NuwaError);
+    run.finish();
+    expect(output).toEqual(['one']);
+    expect(top.entries()).toEqual([['a', 1]]);
+  });
+});
+
+describe('expressions', () => {
+  it('evaluates literals, lists, objects, member access and indexing', async () => {
+    const { output } = await exec(
+      'LET o = { name: "n", "first-name": "F", items: [10, 20, [30]] } PRINT(o.items[2][0]) PRINT(o["first-name"]) PRINT(o) PRINT([1 + 1, -(2), NOT false])',
+    );
+    expect(output).toEqual(['30', 'F', '{"name":"n","first-name":"F","items":[10,20,[30]]}', '[2,-2,true]']);
+  });
+
+  it('evaluates operators with the precedence of §4', async () => {
+    const { output } = await exec('PRINT(2 + 3 * 4) PRINT(10 - 4 - 3) PRINT(NOT 1 == 2) PRINT(-2 * -3) PRINT(7 % 3 + 1) PRINT(1 < 2 AND "a" < "b")');
+    expect(output).toEqual(['14', '3', 'true', '6', '2', 'true']);
+  });
+
+  it('compares structurally with == and !=', async () => {
+    const { output } = await exec('PRINT(1 == "1") PRINT([1, {a: 2, b: 3}] == [1, {b: 3, a: 2}]) PRINT(null != false)');
+    expect(output).toEqual(['false', 'true', 'true']);
+  });
+
+  it('short-circuits AND and OR', async () => {
+    const { output } = await exec('PRINT(false AND missing) PRINT(true OR missing) PRINT(true AND false) PRINT(false OR true)');
+    expect(output).toEqual(['false', 'true', 'false', 'true']);
+  });
+
+  it('requires boolean operands for AND and OR', async () => {
+    await expectFailure('PRINT(1 AND true)', 'TypeError', /^the left side of AND must be a boolean, got number 1/, 1, 9);
+    await expectFailure('PRINT(true AND "x")', 'TypeError', /^the right side of AND must be a boolean/, 1, 12);
+    await expectFailure('PRINT(false OR null)', 'TypeError', /^the right side of OR must be a boolean, got null/, 1, 13);
+  });
+
+  it('reports arithmetic errors at the operator', async () => {
+    await expectFailure('LET a = 1\nLET s = "x" +  a', 'TypeError', /use FORMAT/, 2, 13);
+    await expectFailure('LET z = 0 LET q = 5 %  z', 'DivisionByZeroError', /^`%` by zero/, 1, 21);
+    await expectFailure('PRINT(1e308 * 1e308)', 'TypeError', /overflow/, 1, 13);
+    await expectFailure('PRINT(NOT 5)', 'TypeError', /^NOT needs a boolean/, 1, 7);
+  });
+
+  it('names an undefined variable, with a suggestion', async () => {
+    const error = await expectFailure('LET total = 1\nPRINT(totl)', 'UndefinedVariableError', /^`totl` is not defined: set it with LET totl = \.\.\. before reading it/, 2, 7);
+    expect(error.message).toMatch(/did you mean `total`\?/);
+  });
+
+  it('hints at literals and functions for names read as variables', async () => {
+    await expectFailure('LET a = TRUE', 'UndefinedVariableError', /literals are lowercase: write `true`/, 1, 9);
+    await expectFailure('LET n = LEN', 'UndefinedVariableError', /LEN is a function: call it as LEN\(list \| string \| object\)/, 1, 9);
+  });
+
+  it('lets a variable be named like a built-in while NAME(...) stays the function', async () => {
+    expect((await exec('LET LEN = [1, 2, 3] PRINT(LEN(LEN)) PRINT(LEN)')).output).toEqual(['3', '[1,2,3]']);
+  });
+
+  it('reports member access on a non-object and a missing key at the property name', async () => {
+    await expectFailure('LET l = [1]\nPRINT(l.size)', 'MemberAccessError', /^`\.size` needs an object, got list of 1 item/, 2, 9);
+    const error = await expectFailure('LET o = {price: 1, qty: 2}\nPRINT(o.pric)', 'MemberAccessError', /^the object has no key "pric": did you mean `price`\?/, 2, 9);
+    expect(error.message).toMatch(/\(its keys: price, qty\)/);
+    await expectFailure('PRINT({}.x)', 'MemberAccessError', /\(its keys: none\)/, 1, 10);
+  });
+
+  it('does not find inherited properties', async () => {
+    await expectFailure('PRINT({}.constructor)', 'MemberAccessError', /no key "constructor"/, 1, 10);
+    await expectFailure('PRINT({a: 1}["__proto__"])', 'MemberAccessError', /no key "__proto__"/, 1, 13);
+  });
+
+  it('reads __proto__ as an ordinary key', async () => {
+    expect((await exec('LET o = {"__proto__": 1, constructor: 2} PRINT(o.__proto__ + o["constructor"]) PRINT(KEYS(o))')).output).toEqual(['3', '["__proto__","constructor"]']);
+  });
+
+  it('checks list indexes: whole numbers within bounds', async () => {
+    await expectFailure('LET l = [1, 2]\nPRINT(l[2])', 'IndexOutOfBoundsError', /^index 2 is outside the list: valid indexes are 0 to 1/, 2, 8);
+    await expectFailure('PRINT([1][-1])', 'IndexOutOfBoundsError', /^index -1 is outside the list/, 1, 10);
+    await expectFailure('PRINT([][0])', 'IndexOutOfBoundsError', /the list is empty/, 1, 9);
+    await expectFailure('PRINT([1][0.5])', 'TypeError', /^a list index must be a whole number, got number 0\.5/, 1, 10);
+    await expectFailure('PRINT([1]["0"])', 'TypeError', /^a list index must be a whole number, got string "0"/, 1, 10);
+  });
+
+  it('indexes objects with strings only', async () => {
+    await expectFailure('PRINT({a: 1}[0])', 'TypeError', /^an object is indexed by a string key, got number 0/, 1, 13);
+    await expectFailure('PRINT({a: 1}["b"])', 'MemberAccessError', /^the object has no key "b"/, 1, 13);
+  });
+
+  it('refuses to index anything else', async () => {
+    await expectFailure('PRINT("abc"[0])', 'TypeError', /^only lists and objects can be indexed, got string "abc"/, 1, 12);
+    await expectFailure('PRINT(null[0])', 'TypeError', /got null/, 1, 11);
+  });
+
+  it('names unknown functions with a hint', async () => {
+    await expectFailure('print(1)', 'UnknownFunctionError', /^there is no function `print`: built-in names are uppercase: write `PRINT`/, 1, 1);
+    await expectFailure('LET n =  LENN([1])', 'UnknownFunctionError', /^there is no function `LENN`: did you mean `LEN`\?/, 1, 10);
+    const error = await expectFailure('LET x = SQRT(4)', 'UnknownFunctionError', /^there is no function `SQRT` \(the built-ins are PRINT, NOW, FORMAT, LEN/, 1, 9);
+    expect(error.message).toMatch(/tools are called with CALL name \{ \.\.\. \}/);
+    await expectFailure('get_price({})', 'UnknownFunctionError', /`get_price` is a tool: write CALL get_price \{ \.\.\. \}/, 1, 1, { get_price: () => 1 });
+  });
+
+  it('checks the argument count of built-ins at the call', async () => {
+    await expectFailure('LET a = 1\n  PRINT(1, 2)', 'FunctionArgumentError', /^PRINT takes 1 argument, got 2/, 2, 3);
+    await expectFailure('NOW(1)', 'FunctionArgumentError', /^NOW takes 0 arguments, got 1/, 1, 1);
+    await expectFailure('PRINT(MIN())', 'FunctionArgumentError', /^MIN takes at least 1 argument, got 0/, 1, 7);
+  });
+
+  it('passes argument errors of built-ins at the call', async () => {
+    await expectFailure('LET a =  LEN(5)', 'FunctionArgumentError', /^LEN expects a list, string or object, got number 5/, 1, 10);
+  });
+});
+
+describe('expressions with CALL', () => {
+  it('awaits tools and uses their results anywhere in an expression', async () => {
+    const tools = { price: () => ({ amount: 2.5, tags: ['a', 'b'] }), double: (args: Record<string, unknown>) => (args.n as number) * 2 };
+    const { output, variables } = await exec(
+      'LET p = CALL price {} LET total = CALL double { n: p.amount } + 1 PRINT((CALL price {}).tags[1]) PRINT([CALL double { n: 1 }, -CALL double { n: 2 }]) PRINT(NOT (CALL double { n: 1 } == 2))',
+      tools,
+    );
+    expect(output).toEqual(['b', '[2,-4]', 'false']);
+    expect(variables).toMatchObject({ total: 6 });
+  });
+
+  it('evaluates CALL arguments, list elements and object values left to right', async () => {
+    const order: unknown[] = [];
+    const tools = { log: (args: Record<string, unknown>) => (order.push(args.v), args.v) };
+    await exec('LET x = { a: CALL log { v: 1 }, b: [CALL log { v: 2 }, CALL log { v: 3 }] } CALL log { v: CALL log { v: 4 } + CALL log { v: 5 } }', tools);
+    expect(order).toEqual([1, 2, 3, 4, 5, 9]);
+  });
+
+  it('short-circuits AND/OR around a CALL', async () => {
+    const calls: string[] = [];
+    const tools = { yes: () => (calls.push('yes'), true) };
+    const { output } = await exec('PRINT(false AND CALL yes {}) PRINT(true OR CALL yes {}) PRINT(true AND CALL yes {})', tools);
+    expect(output).toEqual(['false', 'true', 'true']);
+    expect(calls).toEqual(['yes']);
+  });
+
+  it('runs loops and IFs whose bodies call tools, accumulating into outer variables', async () => {
+    const tools = { square: (args: Record<string, unknown>) => (args.n as number) ** 2 };
+    const source = 'LET sum = 0 FOR n IN [1, 2, 3] DO IF CALL square { n: n } > 1 THEN LET sum = sum + CALL square { n: n } ELSE PRINT("small") END END';
+    const { output, variables } = await exec(source, tools);
+    expect(output).toEqual(['small']);
+    expect(variables).toEqual({ sum: 13 });
+  });
+
+  it('passes lists and objects to tools as plain JSON', async () => {
+    let received: unknown;
+    await exec('CALL take { list: [1, {a: [true]}], "odd key": null }', { take: (args) => ((received = args), null) });
+    expect(received).toEqual({ list: [1, { a: [true] }], 'odd key': null });
+  });
+
+  it('reports errors after a CALL at the right position', async () => {
+    await expectFailure('LET a = CALL obj {}\nPRINT((CALL obj {}).missing)', 'MemberAccessError', /no key "missing"/, 2, 21, { obj: () => ({ present: 1 }) });
+    await expectFailure('IF CALL n {} THEN END', 'InvalidConditionError', /got number 1/, 1, 4, { n: () => 1 });
+    await expectFailure('FOR x IN CALL n {} DO END', 'InvalidIterableError', /got number 1/, 1, 10, { n: () => 1 });
+    await expectFailure('PRINT(CALL n {} + "a")', 'TypeError', /use FORMAT/, 1, 17, { n: () => 1 });
+  });
+
+  it('evaluates CALC whose vars come from a CALL', async () => {
+    expect((await exec('PRINT(CALC { formula: "a * 2", vars: { a: CALL n {} } })', { n: () => 21 })).output).toEqual(['42']);
+  });
+});

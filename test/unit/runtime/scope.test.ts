@@ -1,0 +1,107 @@
+// Unit tests for src/runtime/scope.ts: LET semantics (update the nearest binding, else bind here),
+// the loop-variable slot, and the switch from small arrays to a Map past eight names.
+import { describe, expect, it } from 'vitest';
+import { Scope } from '../../../src/runtime/scope.js';
+import type { Value } from '../../../src/runtime/values.js';
+
+describe('Scope', () => {
+  it('binds a new name in the current scope', () => {
+    const top = new Scope(null);
+    top.assign('a', 1);
+    expect(top.lookup('a')).toBe(1);
+    expect(top.entries()).toEqual([['a', 1]]);
+  });
+
+  it('returns undefined for an unbound name and null for a name bound to null', () => {
+    const top = new Scope(null);
+    expect(top.lookup('missing')).toBeUndefined();
+    top.assign('n', null);
+    expect(top.lookup('n')).toBeNull();
+  });
+
+  it('finds names in enclosing scopes', () => {
+    const top = new Scope(null);
+    top.assign('a', 'outer');
+    const inner = new Scope(new Scope(top));
+    expect(inner.lookup('a')).toBe('outer');
+    expect(inner.parent!.parent).toBe(top);
+  });
+
+  it('updates the nearest existing binding instead of creating one', () => {
+    const top = new Scope(null);
+    top.assign('total', 0);
+    const loop = new Scope(top, 'x', 5);
+    loop.assign('total', 5);
+    expect(top.lookup('total')).toBe(5);
+    expect(loop.entries()).toEqual([['x', 5]]);
+  });
+
+  it('updates the nearest of two bindings of the same name', () => {
+    const top = new Scope(null);
+    top.assign('x', 'top');
+    const loop = new Scope(top, 'x', 'loop');
+    loop.assign('x', 'changed');
+    expect(loop.lookup('x')).toBe('changed');
+    expect(top.lookup('x')).toBe('top');
+  });
+
+  it('binds a name first set in a child scope in that child only', () => {
+    const top = new Scope(null);
+    const loop = new Scope(top, 'i', 0);
+    loop.assign('fresh', true);
+    expect(loop.lookup('fresh')).toBe(true);
+    expect(top.lookup('fresh')).toBeUndefined();
+    expect(top.entries()).toEqual([]);
+  });
+
+  it('holds the loop variable from the constructor, and a null loop value', () => {
+    expect(new Scope(null, 'item', [1, 2]).entries()).toEqual([['item', [1, 2]]]);
+    const withNull = new Scope(null, 'item', null);
+    expect(withNull.lookup('item')).toBeNull();
+    expect(withNull.entries()).toEqual([['item', null]]);
+    expect(new Scope(null).entries()).toEqual([]);
+  });
+
+  it('keeps every binding and their order when it grows past eight names', () => {
+    const scope = new Scope(null, 'loop', 'L');
+    const names = Array.from({ length: 20 }, (_, i) => `v${i}`);
+    names.forEach((name, i) => {
+      scope.assign(name, i);
+      // Every earlier binding is still there after each addition (the switch happens at 9).
+      expect(scope.lookup('loop')).toBe('L');
+      for (let j = 0; j <= i; j++) expect(scope.lookup(names[j]!)).toBe(j);
+    });
+    expect(scope.entries()).toEqual([['loop', 'L'], ...names.map((n, i) => [n, i] as [string, Value])]);
+  });
+
+  it('updates and binds correctly after switching to a Map', () => {
+    const top = new Scope(null);
+    for (let i = 0; i < 12; i++) top.assign(`v${i}`, i);
+    top.assign('v3', 'updated');
+    top.assign('v11', 'last');
+    expect(top.lookup('v3')).toBe('updated');
+    expect(top.entries().map(([n]) => n)).toEqual(Array.from({ length: 12 }, (_, i) => `v${i}`));
+    const child = new Scope(top);
+    child.assign('v5', 'from child');
+    expect(top.lookup('v5')).toBe('from child');
+    expect(child.entries()).toEqual([]);
+    expect(top.lookup('nope')).toBeUndefined();
+  });
+
+  it('updates in place at exactly eight names without switching', () => {
+    const top = new Scope(null);
+    for (let i = 0; i < 8; i++) top.assign(`v${i}`, i);
+    top.assign('v0', 'again');
+    expect(top.entries()).toEqual([['v0', 'again'], ...Array.from({ length: 7 }, (_, i) => [`v${i + 1}`, i + 1] as [string, Value])]);
+  });
+
+  it('lists the visible names nearest first, each once', () => {
+    const top = new Scope(null);
+    top.assign('x', 1);
+    top.assign('y', 2);
+    const loop = new Scope(top, 'x', 3);
+    loop.assign('z', 4);
+    expect(loop.visibleNames()).toEqual(['x', 'z', 'y']);
+    expect(top.visibleNames()).toEqual(['x', 'y']);
+  });
+});
