@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import type { JsonValue } from '../json.js';
+import { setJsonKey } from '../runtime/values.js';
 import { loadToolModule, ToolLoadError } from '../providers/module.js';
 import type { Limits } from '../runtime/limits.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -67,11 +68,13 @@ export function parseVariables(specs: string[] | undefined): Record<string, Json
       throw new UsageError(`--var ${spec}: write --var name=<json>, e.g. --var limit=10 or --var 'tags=["a","b"]'`);
     }
     const text = spec.slice(equals + 1);
+    let value: JsonValue;
     try {
-      variables[name] = JSON.parse(text) as JsonValue;
+      value = JSON.parse(text) as JsonValue;
     } catch {
-      variables[name] = text;
+      value = text;
     }
+    setJsonKey(variables, name, value);
   }
   return variables;
 }

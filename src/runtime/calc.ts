@@ -45,6 +45,10 @@ export function evaluateCalc(args: Value, node: A.CalcExpression, rt: Run): Valu
     if (value === undefined) {
       throw calcError(`formula "${formula}" uses \`${name}\` (column ${column}) but vars has no such key${didYouMean(name, vars.keys())}`, node);
     }
+    if (typeof value !== 'number') {
+      // A formula computes with numbers only (its result is a number or a comparison's boolean).
+      throw new NuwaError('TypeError', `\`${name}\` must be a number, got ${describe(value)} (in CALC formula "${formula}")`, node);
+    }
     scope.assign(name, value);
   }
   try {

@@ -14,7 +14,7 @@ import { compileProgram } from './evaluator.js';
 import { resolveLimits, type Limits } from './limits.js';
 import { Run } from './run.js';
 import { Scope } from './scope.js';
-import { fromJson, NotJsonError, toJson } from './values.js';
+import { fromJson, NotJsonError, setJsonKey, toJson } from './values.js';
 
 export interface InterpreterOptions {
   /** Where PRINT and context.print lines go (default: process.stdout, one line each). */
@@ -165,7 +165,8 @@ function bindInitialVariables(top: Scope, variables: Record<string, unknown> | u
 
 function scopeVariables(scope: Scope): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
-  for (const [name, value] of scope.entries()) out[name] = toJson(value);
+  // setJsonKey: a variable named __proto__ must be a key, not the prototype of the host's object.
+  for (const [name, value] of scope.entries()) setJsonKey(out, name, toJson(value));
   return out;
 }
 

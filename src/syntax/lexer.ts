@@ -118,29 +118,69 @@ for (const t of [T.RParen, T.RBracket, T.RBrace, T.End]) DEPTH_CHANGE[t.tokenTyp
 // After one of these, a `-` or `+` is a binary operator; anywhere else it is a prefix operator.
 const ENDS_OPERAND: boolean[] = [];
 for (const t of [T.Identifier, T.NumberLiteral, T.StringLiteral, T.True, T.False, T.Null, T.RParen, T.RBracket, T.RBrace]) ENDS_OPERAND[t.tokenTypeIdx!] = true;
+// Tokens that end every expression at their level (statement and argument boundaries).
+const ENDS_EXPRESSION: boolean[] = [];
+for (const t of [T.Comma, T.Colon, T.Then, T.Do, T.Else, T.Let, T.If, T.For, T.In, T.Assign]) ENDS_EXPRESSION[t.tokenTypeIdx!] = true;
+const IS_BINARY_OPERATOR: boolean[] = [];
+for (const t of T.allTokens) if (t.CATEGORIES?.includes(T.BinaryOperator)) IS_BINARY_OPERATOR[t.tokenTypeIdx!] = true;
+const STARTS_OPERAND: boolean[] = [];
+for (const t of [T.Identifier, T.NumberLiteral, T.StringLiteral, T.True, T.False, T.Null, T.Call, T.Calc, T.LBrace]) STARTS_OPERAND[t.tokenTypeIdx!] = true;
 
 /**
- * One pass over the tokens, counting open brackets and blocks plus the current run of prefix
- * operators. The parser and evaluator are recursive, so this bound is what keeps hostile nesting
- * a SyntaxError instead of a stack overflow in the host.
+ * One pass over the tokens measuring nesting: open brackets and blocks, plus prefix operators whose
+ * operand is still being read (`- ( - ( 1 ) )` is four levels). An arithmetic `-`/`+` stays open
+ * until the next binary operator at its bracket level, NOT until the next AND or OR (it binds looser
+ * than comparisons), and either until its bracket closes or its expression ends. The parser and
+ * evaluator are recursive, so this bound is what keeps hostile nesting a SyntaxError instead of a
+ * stack overflow in the host.
  */
 function measureNesting(tokens: IToken[]): { max: number; tooDeepAt?: IToken } {
   const not = T.Not.tokenTypeIdx!;
   const minus = T.Minus.tokenTypeIdx!;
   const plus = T.Plus.tokenTypeIdx!;
+  const and = T.And.tokenTypeIdx!;
+  const or = T.Or.tokenTypeIdx!;
+  // Open prefix operators per bracket level: arithmetic ones, and NOTs.
+  const signs: number[] = [0];
+  const nots: number[] = [0];
   let depth = 0;
-  let prefixRun = 0;
+  let openPrefixes = 0;
   let max = 0;
   let previousEndsOperand = false;
+  const release = (level: number, alsoNot: boolean) => {
+    openPrefixes -= signs[level]!;
+    signs[level] = 0;
+    if (alsoNot) {
+      openPrefixes -= nots[level]!;
+      nots[level] = 0;
+    }
+  };
   for (const token of tokens) {
     const type = token.tokenTypeIdx;
     const change = DEPTH_CHANGE[type];
-    if (change === 1) depth++;
-    else if (change === -1 && depth > 0) depth--;
-    if (type === not || ((type === minus || type === plus) && !previousEndsOperand)) prefixRun++;
-    else prefixRun = 0;
-    if (depth + prefixRun > max) {
-      max = depth + prefixRun;
+    if (change === -1) {
+      if (depth > 0) {
+        release(depth, true);
+        depth--;
+      }
+    } else if (type === not) {
+      nots[depth]!++;
+      openPrefixes++;
+    } else if ((type === minus || type === plus) && !previousEndsOperand) {
+      signs[depth]!++;
+      openPrefixes++;
+    } else if (IS_BINARY_OPERATOR[type] || ENDS_EXPRESSION[type]) {
+      release(depth, type === and || type === or || ENDS_EXPRESSION[type] === true);
+    } else if (previousEndsOperand && STARTS_OPERAND[type]) {
+      release(depth, true); // a new statement begins without a separator
+    }
+    if (change === 1) {
+      depth++;
+      signs[depth] = 0;
+      nots[depth] = 0;
+    }
+    if (depth + openPrefixes > max) {
+      max = depth + openPrefixes;
       if (max > MAX_NESTING) return { max, tooDeepAt: token };
     }
     previousEndsOperand = ENDS_OPERAND[type] === true;

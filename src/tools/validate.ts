@@ -40,12 +40,28 @@ function withoutMetaKeywords(schema: JsonSchemaObject): JsonSchemaObject {
   return rest as JsonSchemaObject;
 }
 
+// Compiled validators by schema text. Ajv's own cache is keyed by schema object and never shrinks,
+// so a host that builds registries per request (with fresh schema objects each time) would leak;
+// here equal schemas share one validator, the cache is bounded, and Ajv keeps nothing.
+const MAX_CACHED_VALIDATORS = 2000;
+const validators = new Map<string, ValidateFunction>();
+
 function compile(ajv: Ajv, toolName: string, schema: JsonSchema, what: string): ValidateFunction {
+  const cleaned = typeof schema === 'object' ? withoutMetaKeywords(schema as JsonSchemaObject) : schema;
+  const key = `${ajv === argumentsAjv ? 'a' : 'r'}${JSON.stringify(cleaned)}`;
+  const cached = validators.get(key);
+  if (cached) return cached;
+  let validate: ValidateFunction;
   try {
-    return ajv.compile(typeof schema === 'object' ? withoutMetaKeywords(schema as JsonSchemaObject) : schema);
+    validate = ajv.compile(cleaned);
   } catch (error) {
     throw new TypeError(`tool "${toolName}": its ${what} schema is not a valid JSON Schema: ${(error as Error).message}`);
+  } finally {
+    if (typeof cleaned === 'object') ajv.removeSchema(cleaned);
   }
+  if (validators.size >= MAX_CACHED_VALIDATORS) validators.delete(validators.keys().next().value!);
+  validators.set(key, validate);
+  return validate;
 }
 
 function allowsNull(schema: JsonSchema | undefined): boolean {
