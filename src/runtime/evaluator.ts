@@ -182,10 +182,9 @@ function iterableError(value: Value, node: A.ForStatement): NuwaError {
 function compileFor(node: A.ForStatement): CompiledStatement {
   const { variable } = node;
   const iterable = compileExpression(node.iterable);
-  const body = compileBlock(node.body);
   if (!node.hasCall) {
     const list = iterable.sync!;
-    const run = body.sync!;
+    const run = compileBlock(node.body).sync!;
     return {
       sync: (rt, scope) => {
         rt.tick(node);
@@ -200,6 +199,8 @@ function compileFor(node: A.ForStatement): CompiledStatement {
       async: null,
     };
   }
+  // The body's statements run inline: one async function less to enter per iteration.
+  const statements = mapEach(node.body, compileStatement);
   return {
     sync: null,
     async: async (rt, scope) => {
@@ -209,8 +210,11 @@ function compileFor(node: A.ForStatement): CompiledStatement {
       for (let i = 0; i < items.length; i++) {
         rt.tick(node);
         const inner = new Scope(scope, variable, items[i]!);
-        if (body.async) await body.async(rt, inner);
-        else body.sync!(rt, inner);
+        for (let j = 0; j < statements.length; j++) {
+          const statement = statements[j]!;
+          if (statement.async !== null) await statement.async(rt, inner);
+          else statement.sync!(rt, inner);
+        }
       }
     },
   };

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { NuwaError, type Position } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../json.js';
-import { guardToolPromise, type PendingCalls } from '../tools/guard.js';
+import { Waits } from '../tools/guard.js';
 import { invokeTool, type CallHost, type CallSite, type VariableAccess } from '../tools/invoke.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
 import type { Sandbox } from '../tools/sandbox.js';
@@ -53,7 +53,7 @@ export class Run implements CallHost, BuiltinHost {
   private readonly deadline: number;
   private readonly printLine: (line: string) => void;
   private readonly controller = new AbortController();
-  private readonly pending: PendingCalls = new Set();
+  readonly waits = new Waits();
   private stopError: NuwaError | null = null;
   private readonly timer: ReturnType<typeof setTimeout>;
   private readonly hostSignal: AbortSignal | undefined;
@@ -103,8 +103,7 @@ export class Run implements CallHost, BuiltinHost {
     if (this.stopError !== null) return;
     this.stopError = error;
     this.controller.abort(error);
-    for (const reject of this.pending) reject(error);
-    this.pending.clear();
+    this.waits.stop(error);
   }
 
   /** Releases timers and listeners; call once the run is over. */
@@ -151,15 +150,6 @@ export class Run implements CallHost, BuiltinHost {
       this.stop(error);
       throw error;
     }
-  }
-
-  guard(promise: PromiseLike<unknown>, tool: RegisteredTool | undefined, toolController: AbortController | undefined): Promise<unknown> {
-    if (this.stopError !== null) {
-      // The tool's own promise will settle later; it must not surface as an unhandled rejection.
-      promise.then(undefined, () => {});
-      return Promise.reject(this.stopError);
-    }
-    return guardToolPromise(promise, tool, toolController, this.pending);
   }
 
   nextExecutionId(): string {

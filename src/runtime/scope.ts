@@ -3,12 +3,16 @@
 // nearest existing binding, or creates one in the current scope.
 //
 // A loop body usually binds a handful of names, so a scope keeps them in two small arrays and
-// only moves to a Map past SMALL_SCOPE names: an iteration then allocates almost nothing.
+// only moves to a Map past SMALL_SCOPE names.
 import type { Value } from './values.js';
 
 const SMALL_SCOPE = 8;
 
 export class Scope {
+  // The loop variable has its own slot: an iteration that binds nothing else allocates nothing but
+  // the scope itself.
+  private readonly loopName: string | null;
+  private loopValue: Value;
   private names: string[] | null = null;
   private values: Value[] | null = null;
   private map: Map<string, Value> | null = null;
@@ -18,10 +22,8 @@ export class Scope {
     loopName: string | null = null,
     loopValue: Value = null,
   ) {
-    if (loopName !== null) {
-      this.names = [loopName];
-      this.values = [loopValue];
-    }
+    this.loopName = loopName;
+    this.loopValue = loopValue;
   }
 
   /** The value bound to `name` here or in an enclosing scope; undefined when unbound. */
@@ -42,6 +44,7 @@ export class Scope {
   }
 
   private get(name: string): Value | undefined {
+    if (this.loopName === name) return this.loopValue;
     if (this.map !== null) return this.map.get(name);
     const names = this.names;
     if (names === null) return undefined;
@@ -50,6 +53,10 @@ export class Scope {
   }
 
   private replace(name: string, value: Value): boolean {
+    if (this.loopName === name) {
+      this.loopValue = value;
+      return true;
+    }
     if (this.map !== null) {
       if (!this.map.has(name)) return false;
       this.map.set(name, value);
@@ -93,7 +100,9 @@ export class Scope {
 
   /** This scope's own bindings, in creation order. */
   entries(): Array<[string, Value]> {
-    if (this.map !== null) return [...this.map];
-    return (this.names ?? []).map((name, i) => [name, this.values![i]!]);
+    const out: Array<[string, Value]> = this.loopName === null ? [] : [[this.loopName, this.loopValue]];
+    if (this.map !== null) out.push(...this.map);
+    else if (this.names !== null) for (let i = 0; i < this.names.length; i++) out.push([this.names[i]!, this.values![i]!]);
+    return out;
   }
 }

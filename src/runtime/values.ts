@@ -209,8 +209,13 @@ class JsonWalker {
   private walkArray(items: unknown[], depth: number): Value[] | JsonValue[] {
     const out: Array<Value | JsonValue> = new Array(items.length);
     for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (isPlainScalar(item)) {
+        out[i] = item ?? null; // most items of a big list: no path bookkeeping needed
+        continue;
+      }
       this.path.push(i);
-      out[i] = this.walk(items[i], depth + 1);
+      out[i] = this.walk(item, depth + 1);
       this.path.pop();
     }
     return out as Value[] | JsonValue[];

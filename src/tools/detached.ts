@@ -6,7 +6,7 @@ import type { JsonValue } from '../json.js';
 import { copyJson } from '../runtime/values.js';
 import type { CallHost, VariableAccess } from './invoke.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
-import { guardToolPromise, type PendingCalls } from './guard.js';
+import { Waits } from './guard.js';
 import { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
 import type { ConfirmLevel, Logger } from './types.js';
@@ -52,11 +52,7 @@ export class DetachedHost implements CallHost {
     this.calls++;
   }
 
-  private readonly pending: PendingCalls = new Set();
-
-  guard(promise: PromiseLike<unknown>, tool: RegisteredTool | undefined, toolController: AbortController | undefined): Promise<unknown> {
-    return guardToolPromise(promise, tool, toolController, this.pending);
-  }
+  readonly waits = new Waits();
 
   nextExecutionId(): string {
     return `${this.runId}:${this.calls + 1}`;

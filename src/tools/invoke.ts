@@ -10,6 +10,7 @@ import { CallContext } from './context.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import type { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
+import type { Waits } from './guard.js';
 import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
 
 /** What the run around a call provides: limits, output, approval, events, cancellation. */
@@ -27,8 +28,8 @@ export interface CallHost {
   print(text: string): void;
   /** Counts a call against the run's limits; throws LimitExceededError or AbortedError. */
   beginCall(tool: RegisteredTool): void;
-  /** Settles like `promise`, unless the run stops or (given a tool) the tool's timeout passes first. */
-  guard(promise: PromiseLike<unknown>, tool: RegisteredTool | undefined, toolController: AbortController | undefined): Promise<unknown>;
+  /** The waits for tools (and approvals) in flight, which a stopping run ends. */
+  readonly waits: Waits;
   nextExecutionId(): string;
 }
 
@@ -94,7 +95,11 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
   try {
     raw = tool.execute(args, context);
     if (raw !== null && typeof raw === 'object' && typeof (raw as PromiseLike<unknown>).then === 'function') {
-      raw = await host.guard(raw as PromiseLike<unknown>, tool, toolController);
+      try {
+        raw = await host.waits.begin(raw as PromiseLike<unknown>, tool, toolController);
+      } finally {
+        host.waits.end();
+      }
     } else if (host.signal.aborted) {
       throw host.signal.reason;
     }
@@ -164,7 +169,11 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, args: JsonO
     try {
       // Waited on like a tool: cancellation or the run's timeout end a hook that never answers.
       const answer = host.approve({ toolName: tool.name, confirm: tool.confirm, category: tool.category, args: copyJson(args) as JsonObject });
-      approved = (await host.guard(Promise.resolve(answer), undefined, undefined)) === true;
+      try {
+        approved = (await host.waits.begin(Promise.resolve(answer), undefined, undefined)) === true;
+      } finally {
+        host.waits.end();
+      }
       why = 'the host did not approve it';
     } catch (error) {
       if (isRunStop(error)) throw positioned(error, site);
