@@ -12,15 +12,16 @@ import { nameHint } from '../syntax/hints.js';
 import { didYouMean } from '../util/suggest.js';
 import { arityError, BUILTIN_NAMES, BUILTINS, type Builtin } from './builtins.js';
 import { evaluateCalc } from './calc.js';
-import { BINARY_OPERATIONS, logicalOperand, UNARY_OPERATIONS } from './operators.js';
+import { compileSpine, isLongSpine, type SpineNode } from './chains.js';
+import { BINARY_OPERATIONS, indexInto, logicalOperand, member, UNARY_OPERATIONS } from './operators.js';
 import type { Run } from './run.js';
 import { Scope } from './scope.js';
-import { describe, formatKeys, setJsonKey, toJson, type NuwaObject, type Value } from './values.js';
+import { describe, setJsonKey, toJson, type NuwaObject, type Value } from './values.js';
 
 export type SyncEval = (rt: Run, scope: Scope) => Value;
 export type AsyncEval = (rt: Run, scope: Scope) => Promise<Value>;
 /** A compiled expression: exactly one of the two is set, chosen by the node's `hasCall`. */
-interface Compiled {
+export interface Compiled {
   sync: SyncEval | null;
   async: AsyncEval | null;
 }
@@ -54,7 +55,7 @@ export function compileProgram(program: A.Program): CompiledProgram {
 // Statements
 
 function compileBlock(statements: A.Statement[]): CompiledStatement {
-  const parts = statements.map(compileStatement);
+  const parts = mapEach(statements, compileStatement);
   if (parts.every((p) => p.sync !== null)) {
     const runs = parts.map((p) => p.sync!);
     if (runs.length === 1) return { sync: runs[0]!, async: null };
@@ -239,7 +240,7 @@ export function compileExpression(node: A.Expression): Compiled {
  * function) means `await evaluatePart(...)` on a sync part costs only the await itself; single parts use
  * the inline form `x.async ? await x.async(...) : x.sync!(...)`, which costs nothing when sync.
  */
-function evaluatePart(part: Compiled, rt: Run, scope: Scope): Value | Promise<Value> {
+export function evaluatePart(part: Compiled, rt: Run, scope: Scope): Value | Promise<Value> {
   return part.async !== null ? part.async(rt, scope) : part.sync!(rt, scope);
 }
 
@@ -313,7 +314,7 @@ function compileAsync(node: A.Expression): AsyncEval {
   if (isLongSpine(node)) return compileSpine(node as SpineNode).async!;
   switch (node.type) {
     case 'List': {
-      const elements = node.elements.map(compileExpression);
+      const elements = mapEach(node.elements, compileExpression);
       return async (rt, scope) => {
         const out: Value[] = new Array(elements.length);
         for (let i = 0; i < elements.length; i++) out[i] = await evaluatePart(elements[i]!, rt, scope);
@@ -322,7 +323,7 @@ function compileAsync(node: A.Expression): AsyncEval {
     }
     case 'Object': {
       const keys = node.properties.map((p) => p.key);
-      const values = node.properties.map((p) => compileExpression(p.value));
+      const values = mapEach(node.properties, (p) => compileExpression(p.value));
       return async (rt, scope) => {
         const out: NuwaObject = new Map();
         for (let i = 0; i < keys.length; i++) out.set(keys[i]!, await evaluatePart(values[i]!, rt, scope));
@@ -334,8 +335,9 @@ function compileAsync(node: A.Expression): AsyncEval {
       const left = compileExpression(node.left);
       const right = compileExpression(node.right);
       return async (rt, scope) => {
-        const l = (left.async ? await left.async(rt, scope) : left.sync!(rt, scope));
-        return operation(l, (right.async ? await right.async(rt, scope) : right.sync!(rt, scope)), node);
+        const l = left.async ? await left.async(rt, scope) : left.sync!(rt, scope);
+        const r = right.async ? await right.async(rt, scope) : right.sync!(rt, scope);
+        return operation(l, r, node);
       };
     }
     case 'Logical': {
@@ -343,8 +345,10 @@ function compileAsync(node: A.Expression): AsyncEval {
       const right = compileExpression(node.right);
       const shortCircuitOn = node.operator === 'OR';
       return async (rt, scope) => {
-        if (logicalOperand((left.async ? await left.async(rt, scope) : left.sync!(rt, scope)), node.operator, 'left', node) === shortCircuitOn) return shortCircuitOn;
-        return logicalOperand((right.async ? await right.async(rt, scope) : right.sync!(rt, scope)), node.operator, 'right', node);
+        const l = left.async ? await left.async(rt, scope) : left.sync!(rt, scope);
+        if (logicalOperand(l, node.operator, 'left', node) === shortCircuitOn) return shortCircuitOn;
+        const r = right.async ? await right.async(rt, scope) : right.sync!(rt, scope);
+        return logicalOperand(r, node.operator, 'right', node);
       };
     }
     case 'Unary': {
@@ -360,8 +364,9 @@ function compileAsync(node: A.Expression): AsyncEval {
       const object = compileExpression(node.object);
       const index = compileExpression(node.index);
       return async (rt, scope) => {
-        const target = (object.async ? await object.async(rt, scope) : object.sync!(rt, scope));
-        return indexInto(target, (index.async ? await index.async(rt, scope) : index.sync!(rt, scope)), node);
+        const target = object.async ? await object.async(rt, scope) : object.sync!(rt, scope);
+        const key = index.async ? await index.async(rt, scope) : index.sync!(rt, scope);
+        return indexInto(target, key, node);
       };
     }
     case 'Calc': {
@@ -370,7 +375,7 @@ function compileAsync(node: A.Expression): AsyncEval {
     }
     case 'FunctionCall': {
       const builtin = BUILTINS.get(node.name);
-      const args = node.arguments.map(compileExpression);
+      const args = mapEach(node.arguments, compileExpression);
       return async (rt, scope) => {
         const values: Value[] = new Array(args.length);
         for (let i = 0; i < args.length; i++) values[i] = await evaluatePart(args[i]!, rt, scope);
@@ -400,41 +405,6 @@ function undefinedVariable(node: A.Variable, scope: Scope): NuwaError {
   if (!hint && BUILTINS.has(name)) hint = `${name} is a function: call it as ${BUILTINS.get(name)!.usage}`;
   const message = `\`${name}\` is not defined: set it with LET ${name} = ... before reading it`;
   return new NuwaError('UndefinedVariableError', hint ? `${message}; ${hint}` : message + didYouMean(name, scope.visibleNames()), node);
-}
-
-function member(object: Value, node: A.MemberExpression): Value {
-  if (object instanceof Map) {
-    const value = object.get(node.property);
-    if (value !== undefined) return value;
-    const keys = [...object.keys()];
-    throw new NuwaError(
-      'MemberAccessError',
-      `the object has no key "${node.property}"${didYouMean(node.property, keys)} (its keys: ${keys.length ? formatKeys(keys) : 'none'})`,
-      node,
-    );
-  }
-  throw new NuwaError('MemberAccessError', `\`.${node.property}\` needs an object, got ${describe(object)}`, node);
-}
-
-function indexInto(target: Value, index: Value, node: A.IndexExpression): Value {
-  if (Array.isArray(target)) {
-    if (typeof index !== 'number' || !Number.isInteger(index)) {
-      throw new NuwaError('TypeError', `a list index must be a whole number, got ${describe(index)}`, node);
-    }
-    if (index < 0 || index >= target.length) {
-      const range = target.length === 0 ? 'the list is empty' : `valid indexes are 0 to ${target.length - 1}`;
-      throw new NuwaError('IndexOutOfBoundsError', `index ${index} is outside the list: ${range}`, node);
-    }
-    return target[index]!;
-  }
-  if (target instanceof Map) {
-    if (typeof index !== 'string') throw new NuwaError('TypeError', `an object is indexed by a string key, got ${describe(index)}`, node);
-    const value = target.get(index);
-    if (value !== undefined) return value;
-    const keys = [...target.keys()];
-    throw new NuwaError('MemberAccessError', `the object has no key "${index}"${didYouMean(index, keys)} (its keys: ${keys.length ? formatKeys(keys) : 'none'})`, node);
-  }
-  throw new NuwaError('TypeError', `only lists and objects can be indexed, got ${describe(target)}`, node);
 }
 
 function compileFunctionCall(node: A.FunctionCall): SyncEval {
@@ -473,7 +443,7 @@ function unknownFunction(node: A.FunctionCall, rt: Run): NuwaError {
 function compileToolCall(node: A.CallExpression): AsyncEval {
   const { tool } = node;
   const keys = node.arguments.properties.map((p) => p.key);
-  const values = node.arguments.properties.map((p) => compileExpression(p.value));
+  const values = mapEach(node.arguments.properties, (p) => compileExpression(p.value));
   const argument = (value: Value) => (typeof value === 'object' && value !== null ? toJson(value) : value);
   if (values.every((v) => v.sync !== null)) {
     const syncValues = values.map((v) => v.sync!);
@@ -489,109 +459,4 @@ function compileToolCall(node: A.CallExpression): AsyncEval {
     for (let i = 0; i < keys.length; i++) setJsonKey(args, keys[i]!, argument(await evaluatePart(values[i]!, rt, scope)));
     return rt.callTool(tool, args, node, scope);
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Long chains
-//
-// Binary operators are left-associative and postfix operators chain to the left, so `a + b + c + ...`
-// or `x.a.b.c...` is a tree that leans left, as deep as the chain is long. Compiled as nested
-// closures, a chain of thousands would recurse thousands of frames deep, at compile time and at
-// run time. Past SPINE_THRESHOLD links, the chain is compiled as a loop over its links instead;
-// shorter chains keep the nested closures, which are faster.
-
-const SPINE_THRESHOLD = 64;
-
-type SpineNode = A.BinaryExpression | A.LogicalExpression | A.MemberExpression | A.IndexExpression;
-
-function spineChild(node: A.Expression): A.Expression | undefined {
-  switch (node.type) {
-    case 'Binary':
-    case 'Logical':
-      return node.left;
-    case 'Member':
-    case 'Index':
-      return node.object;
-    default:
-      return undefined;
-  }
-}
-
-function isLongSpine(node: A.Expression): boolean {
-  let length = 0;
-  for (let next = spineChild(node); next !== undefined; next = spineChild(next)) {
-    if (++length >= SPINE_THRESHOLD) return true;
-  }
-  return false;
-}
-
-interface SpineLink {
-  node: SpineNode;
-  /** The right operand or the index; null for `.name`. */
-  operand: Compiled | null;
-}
-
-function compileSpine(top: SpineNode): Compiled {
-  const links: SpineLink[] = [];
-  let base: A.Expression = top;
-  for (let next = spineChild(base); next !== undefined; next = spineChild(base)) {
-    const node = base as SpineNode;
-    const operand = node.type === 'Binary' || node.type === 'Logical' ? node.right : node.type === 'Index' ? node.index : null;
-    links.push({ node, operand: operand === null ? null : compileExpression(operand) });
-    base = next;
-  }
-  links.reverse(); // innermost (first applied) first
-  const start = compileExpression(base);
-  if (!top.hasCall) {
-    const first = start.sync!;
-    return {
-      sync: (rt, scope) => {
-        let value = first(rt, scope);
-        for (let i = 0; i < links.length; i++) {
-          const { node, operand } = links[i]!;
-          if (node.type === 'Logical') {
-            const shortCircuitOn = node.operator === 'OR';
-            value =
-              logicalOperand(value, node.operator, 'left', node) === shortCircuitOn
-                ? shortCircuitOn
-                : logicalOperand(operand!.sync!(rt, scope), node.operator, 'right', node);
-          } else {
-            value = applyLink(node, value, operand === null ? null : operand.sync!(rt, scope));
-          }
-        }
-        return value;
-      },
-      async: null,
-    };
-  }
-  return {
-    sync: null,
-    async: async (rt, scope) => {
-      let value = start.async ? await start.async(rt, scope) : start.sync!(rt, scope);
-      for (let i = 0; i < links.length; i++) {
-        const { node, operand } = links[i]!;
-        if (node.type === 'Logical') {
-          const shortCircuitOn = node.operator === 'OR';
-          value =
-            logicalOperand(value, node.operator, 'left', node) === shortCircuitOn
-              ? shortCircuitOn
-              : logicalOperand(await evaluatePart(operand!, rt, scope), node.operator, 'right', node);
-        } else {
-          value = applyLink(node, value, operand === null ? null : await evaluatePart(operand, rt, scope));
-        }
-      }
-      return value;
-    },
-  };
-}
-
-function applyLink(node: Exclude<SpineNode, A.LogicalExpression>, value: Value, operand: Value): Value {
-  switch (node.type) {
-    case 'Binary':
-      return BINARY_OPERATIONS[node.operator](value, operand, node);
-    case 'Member':
-      return member(value, node);
-    case 'Index':
-      return indexInto(value, operand, node);
-  }
 }

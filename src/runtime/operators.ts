@@ -1,8 +1,9 @@
 // The operators of LANGUAGE.md §4 on values. Each is chosen once per AST node at compile time, so
 // the evaluator calls the right one directly instead of switching on the operator at run time.
-import type { BinaryExpression, UnaryExpression } from '../syntax/ast.js';
+import type { BinaryExpression, IndexExpression, MemberExpression, UnaryExpression } from '../syntax/ast.js';
 import { NuwaError, type Position } from '../errors.js';
-import { describe, equals, typeName, type Value } from './values.js';
+import { didYouMean } from '../util/suggest.js';
+import { describe, equals, formatKeys, typeName, type Value } from './values.js';
 
 export type BinaryOperation = (left: Value, right: Value, at: Position) => Value;
 export type UnaryOperation = (operand: Value, at: Position) => Value;
@@ -86,4 +87,41 @@ export const UNARY_OPERATIONS: Record<UnaryExpression['operator'], UnaryOperatio
 export function logicalOperand(value: Value, operator: 'AND' | 'OR', side: 'left' | 'right', at: Position): boolean {
   if (typeof value === 'boolean') return value;
   throw typeError(`the ${side} side of ${operator} must be a boolean, got ${describe(value)}: compare explicitly, e.g. x != null`, at);
+}
+
+// --- member access and indexing (LANGUAGE.md §4) --------------------------------------------
+
+export function member(object: Value, node: MemberExpression): Value {
+  if (object instanceof Map) {
+    const value = object.get(node.property);
+    if (value !== undefined) return value;
+    const keys = [...object.keys()];
+    throw new NuwaError(
+      'MemberAccessError',
+      `the object has no key "${node.property}"${didYouMean(node.property, keys)} (its keys: ${keys.length ? formatKeys(keys) : 'none'})`,
+      node,
+    );
+  }
+  throw new NuwaError('MemberAccessError', `\`.${node.property}\` needs an object, got ${describe(object)}`, node);
+}
+
+export function indexInto(target: Value, index: Value, node: IndexExpression): Value {
+  if (Array.isArray(target)) {
+    if (typeof index !== 'number' || !Number.isInteger(index)) {
+      throw new NuwaError('TypeError', `a list index must be a whole number, got ${describe(index)}`, node);
+    }
+    if (index < 0 || index >= target.length) {
+      const range = target.length === 0 ? 'the list is empty' : `valid indexes are 0 to ${target.length - 1}`;
+      throw new NuwaError('IndexOutOfBoundsError', `index ${index} is outside the list: ${range}`, node);
+    }
+    return target[index]!;
+  }
+  if (target instanceof Map) {
+    if (typeof index !== 'string') throw new NuwaError('TypeError', `an object is indexed by a string key, got ${describe(index)}`, node);
+    const value = target.get(index);
+    if (value !== undefined) return value;
+    const keys = [...target.keys()];
+    throw new NuwaError('MemberAccessError', `the object has no key "${index}"${didYouMean(index, keys)} (its keys: ${keys.length ? formatKeys(keys) : 'none'})`, node);
+  }
+  throw new NuwaError('TypeError', `only lists and objects can be indexed, got ${describe(target)}`, node);
 }

@@ -1,7 +1,6 @@
 // The public surface of src/index.ts (API.md): what a host imports from the package.
 import { describe, expect, it } from 'vitest';
 import * as nuwa from '../../../src/index.js';
-import { ToolRegistry } from '../../../src/index.js';
 
 describe('public API exports', () => {
   it('exports the classes and functions API.md names', () => {
