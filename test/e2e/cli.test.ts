@@ -204,6 +204,24 @@ describe('nuwa run: errors', () => {
     expect(result.stderr).toMatch(/ToolDeniedError: .*--yes/);
   });
 
+  // A real terminal: `script` runs the command on a pseudo-terminal and forwards our answer to it.
+  const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+  it.skipIf(!hasScript).each([
+    ['y', 0, /deleted/],
+    ['n', 1, /ToolDeniedError: .*did not approve/],
+  ])('asks on a terminal; answering %s', (answer, status, shown) => {
+    const file = scriptFile('PRINT(CALL delete_everything {})');
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} run ${JSON.stringify(file)} --tools ${JSON.stringify(toolsList)}`;
+    const child = spawnSync('sh', ['-c', `(sleep 1; echo ${answer}) | script -qec ${JSON.stringify(command)} /dev/null`], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+      timeout: 20_000,
+    });
+    expect(child.stdout).toMatch(/Allow delete_everything \(destructive\) with \{\}\? \[y\/N\]/);
+    expect(child.stdout).toMatch(shown);
+    expect(child.status).toBe(status);
+  });
+
   it('approves them with --yes', () => {
     const result = nuwa(['run', '-', '--tools', toolsList, '--yes'], { input: 'PRINT(CALL delete_everything {})' });
     expect(result.status).toBe(0);
