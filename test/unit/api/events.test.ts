@@ -1,10 +1,7 @@
 // Unit tests for run events (TOOLS.md §8, API.md `onEvent`).
 import { describe, expect, it, vi } from 'vitest';
-import { Interpreter, isNuwaError, NuwaError, ToolRegistry, type NuwaEvent, type ToolDefinition, type ToolFunction } from '../../../src/index.js';
-
-function tool(name: string, execute: ToolFunction, extra: Partial<ToolDefinition> = {}): ToolDefinition {
-  return { name, description: `the ${name} tool`, parameters: { type: 'object', additionalProperties: true }, returns: 'any', execute, ...extra };
-}
+import { Interpreter, ToolRegistry, type NuwaEvent } from '../../../src/index.js';
+import { failure, tool } from '../../support/harness.js';
 
 function setup(extraOptions: Partial<ConstructorParameters<typeof Interpreter>[1]> = {}) {
   const registry = new ToolRegistry();
@@ -18,16 +15,6 @@ function setup(extraOptions: Partial<ConstructorParameters<typeof Interpreter>[1
   const events: NuwaEvent[] = [];
   const interpreter = new Interpreter(registry, { print: () => {}, onEvent: (event) => events.push(event), ...extraOptions });
   return { registry, interpreter, events };
-}
-
-async function failure(promise: Promise<unknown>): Promise<NuwaError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isNuwaError(error)) return error;
-    throw new Error(`expected a NuwaError, got ${String(error)}`);
-  }
-  throw new Error('expected the run to fail');
 }
 
 describe('event order and content', () => {

@@ -10,26 +10,11 @@ import {
   Session,
   ToolRegistry,
   type JsonObject,
-  type ToolDefinition,
-  type ToolFunction,
 } from '../../../src/index.js';
-
-function tool(name: string, execute: ToolFunction, extra: Partial<ToolDefinition> = {}): ToolDefinition {
-  return { name, description: `the ${name} tool`, parameters: { type: 'object', additionalProperties: true }, returns: 'any', execute, ...extra };
-}
+import { failure, tool } from '../../support/harness.js';
 
 function quiet(registry = new ToolRegistry(), options: ConstructorParameters<typeof Interpreter>[1] = {}): Interpreter {
   return new Interpreter(registry, { print: () => {}, ...options });
-}
-
-async function failure(promise: Promise<unknown>): Promise<NuwaError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isNuwaError(error)) return error;
-    throw new Error(`expected a NuwaError, got ${String(error)}`);
-  }
-  throw new Error('expected the run to fail');
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

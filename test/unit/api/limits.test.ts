@@ -1,38 +1,7 @@
 // Unit tests for limits and cancellation (TOOLS.md §7, API.md `limits` and `signal`).
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_LIMITS,
-  Interpreter,
-  isNuwaError,
-  NuwaError,
-  ToolRegistry,
-  type InterpreterOptions,
-  type ToolContext,
-  type ToolDefinition,
-  type ToolFunction,
-} from '../../../src/index.js';
-
-function tool(name: string, execute: ToolFunction, extra: Partial<ToolDefinition> = {}): ToolDefinition {
-  return { name, description: `the ${name} tool`, parameters: { type: 'object', additionalProperties: true }, returns: 'any', execute, ...extra };
-}
-
-function setup(tools: ToolDefinition[], options: InterpreterOptions = {}) {
-  const registry = new ToolRegistry();
-  for (const definition of tools) registry.register(definition);
-  const printed: string[] = [];
-  const interpreter = new Interpreter(registry, { print: (line) => printed.push(line), ...options });
-  return { registry, interpreter, printed };
-}
-
-async function failure(promise: Promise<unknown>): Promise<NuwaError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isNuwaError(error)) return error;
-    throw new Error(`expected a NuwaError, got ${String(error)}`);
-  }
-  throw new Error('expected the run to fail');
-}
+import { DEFAULT_LIMITS, type ToolContext, type ToolDefinition } from '../../../src/index.js';
+import { failure, setup, tool } from '../../support/harness.js';
 
 /** A tool that waits until its signal aborts (and records that it saw the abort). */
 function waitingTool(name: string, seen: { aborted: boolean; context?: ToolContext }, extra: Partial<ToolDefinition> = {}, onStart?: () => void): ToolDefinition {

@@ -1,11 +1,11 @@
 // Unit tests for the approval policy of src/tools/invoke.ts (TOOLS.md §6, API.md `approve`,
 // `needsApproval`), through Interpreter runs.
 import { describe, expect, it, vi } from 'vitest';
-import { isNuwaError, NuwaError } from '../../../src/errors.js';
 import type { NuwaEvent } from '../../../src/events.js';
 import { Interpreter, type InterpreterOptions } from '../../../src/runtime/interpreter.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ApprovalRequest, ConfirmLevel } from '../../../src/tools/types.js';
+import { failure } from '../../support/harness.js';
 
 function setup(options: InterpreterOptions = {}) {
   const registry = new ToolRegistry();
@@ -28,16 +28,6 @@ function setup(options: InterpreterOptions = {}) {
   const printed: string[] = [];
   const interpreter = new Interpreter(registry, { print: (line) => printed.push(line), onEvent: (event) => events.push(event), ...options });
   return { registry, interpreter, invoked, events, printed };
-}
-
-async function failure(promise: Promise<unknown>): Promise<NuwaError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isNuwaError(error)) return error;
-    throw new Error(`expected a NuwaError, got ${String(error)}`);
-  }
-  throw new Error('expected the run to fail');
 }
 
 describe('default policy without a hook', () => {

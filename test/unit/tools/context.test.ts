@@ -3,33 +3,12 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { isNuwaError, NuwaError } from '../../../src/errors.js';
+import { NuwaError } from '../../../src/errors.js';
 import type { JsonValue } from '../../../src/json.js';
-import { Interpreter, type InterpreterOptions } from '../../../src/runtime/interpreter.js';
+import { Interpreter } from '../../../src/runtime/interpreter.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
-import type { ToolContext, ToolDefinition, ToolFunction } from '../../../src/tools/types.js';
-
-function tool(name: string, execute: ToolFunction, extra: Partial<ToolDefinition> = {}): ToolDefinition {
-  return { name, description: `the ${name} tool`, parameters: { type: 'object', additionalProperties: true }, returns: 'any', execute, ...extra };
-}
-
-function setup(tools: ToolDefinition[], options: InterpreterOptions = {}) {
-  const registry = new ToolRegistry();
-  for (const definition of tools) registry.register(definition);
-  const printed: string[] = [];
-  const interpreter = new Interpreter(registry, { print: (line) => printed.push(line), ...options });
-  return { registry, interpreter, printed };
-}
-
-async function failure(promise: Promise<unknown>): Promise<NuwaError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isNuwaError(error)) return error;
-    throw new Error(`expected a NuwaError, got ${String(error)}`);
-  }
-  throw new Error('expected the run to fail');
-}
+import type { ToolContext, ToolFunction } from '../../../src/tools/types.js';
+import { failure, setup, tool } from '../../support/harness.js';
 
 const sandboxes: string[] = [];
 afterAll(() => {

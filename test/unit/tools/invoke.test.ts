@@ -1,16 +1,13 @@
 // Unit tests for src/tools/invoke.ts, through Interpreter runs with small registries: what happens
 // before a tool runs (TOOLS.md §2) and after it returns or throws (§3).
 import { describe, expect, it } from 'vitest';
-import { isNuwaError, NuwaError } from '../../../src/errors.js';
+import { NuwaError } from '../../../src/errors.js';
 import type { NuwaEvent } from '../../../src/events.js';
 import type { JsonObject } from '../../../src/json.js';
 import { Interpreter, type InterpreterOptions, type RunOptions, type RunResult } from '../../../src/runtime/interpreter.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
-import type { ToolDefinition, ToolFunction } from '../../../src/tools/types.js';
-
-function tool(name: string, execute: ToolFunction, extra: Partial<ToolDefinition> = {}): ToolDefinition {
-  return { name, description: `the ${name} tool`, parameters: { type: 'object', additionalProperties: true }, returns: 'any', execute, ...extra };
-}
+import type { ToolDefinition } from '../../../src/tools/types.js';
+import { failure, tool } from '../../support/harness.js';
 
 function setup(tools: ToolDefinition[], options: InterpreterOptions = {}) {
   const registry = new ToolRegistry();
@@ -20,16 +17,6 @@ function setup(tools: ToolDefinition[], options: InterpreterOptions = {}) {
   const interpreter = new Interpreter(registry, { print: (line) => printed.push(line), onEvent: (event) => events.push(event), ...options });
   const run = (source: string, runOptions?: RunOptions): Promise<RunResult> => interpreter.run(source, runOptions);
   return { registry, interpreter, printed, events, run };
-}
-
-async function failure(promise: Promise<unknown>): Promise<NuwaError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isNuwaError(error)) return error;
-    throw new Error(`expected a NuwaError, got ${String(error)}`);
-  }
-  throw new Error('expected the run to fail');
 }
 
 const priceTool = tool('get_price', (args) => ({ sku: args.sku, price: 9.5 }), {
