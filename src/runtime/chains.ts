@@ -7,7 +7,7 @@
 // links; shorter chains keep the nested closures, which are faster.
 import type * as A from '../syntax/ast.js';
 import { compileExpression, evaluatePart, type Compiled } from './evaluator.js';
-import { BINARY_OPERATIONS, indexInto, logicalOperand, member } from './operators.js';
+import { BINARY_OPERATIONS, decidedByLeft, indexInto, logicalOperand, member } from './operators.js';
 import type { Value } from './values.js';
 
 const SPINE_THRESHOLD = 64;
@@ -60,11 +60,7 @@ export function compileSpine(top: SpineNode): Compiled {
         for (let i = 0; i < links.length; i++) {
           const { node, operand } = links[i]!;
           if (node.type === 'Logical') {
-            const shortCircuitOn = node.operator === 'OR';
-            value =
-              logicalOperand(value, node.operator, 'left', node) === shortCircuitOn
-                ? shortCircuitOn
-                : logicalOperand(operand!.sync!(rt, scope), node.operator, 'right', node);
+            value = decidedByLeft(value, node) ?? logicalOperand(operand!.sync!(rt, scope), node.operator, 'right', node);
           } else {
             value = applyLink(node, value, operand === null ? null : operand.sync!(rt, scope));
           }
@@ -81,11 +77,7 @@ export function compileSpine(top: SpineNode): Compiled {
       for (let i = 0; i < links.length; i++) {
         const { node, operand } = links[i]!;
         if (node.type === 'Logical') {
-          const shortCircuitOn = node.operator === 'OR';
-          value =
-            logicalOperand(value, node.operator, 'left', node) === shortCircuitOn
-              ? shortCircuitOn
-              : logicalOperand(await evaluatePart(operand!, rt, scope), node.operator, 'right', node);
+          value = decidedByLeft(value, node) ?? logicalOperand(await evaluatePart(operand!, rt, scope), node.operator, 'right', node);
         } else {
           value = applyLink(node, value, operand === null ? null : await evaluatePart(operand, rt, scope));
         }

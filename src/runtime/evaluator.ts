@@ -13,7 +13,7 @@ import { didYouMean } from '../util/suggest.js';
 import { arityError, BUILTIN_NAMES, BUILTINS, type Builtin } from './builtins.js';
 import { evaluateCalc } from './calc.js';
 import { compileSpine, isLongSpine, type SpineNode } from './chains.js';
-import { BINARY_OPERATIONS, indexInto, logicalOperand, member, UNARY_OPERATIONS } from './operators.js';
+import { BINARY_OPERATIONS, decidedByLeft, indexInto, logicalOperand, member, UNARY_OPERATIONS } from './operators.js';
 import type { Run } from './run.js';
 import { Scope } from './scope.js';
 import { describe, setJsonKey, toJson, type NuwaObject, type Value } from './values.js';
@@ -279,11 +279,7 @@ export function compileSync(node: A.Expression): SyncEval {
     case 'Logical': {
       const left = compileSync(node.left);
       const right = compileSync(node.right);
-      const shortCircuitOn = node.operator === 'OR';
-      return (rt, scope) => {
-        if (logicalOperand(left(rt, scope), node.operator, 'left', node) === shortCircuitOn) return shortCircuitOn;
-        return logicalOperand(right(rt, scope), node.operator, 'right', node);
-      };
+      return (rt, scope) => decidedByLeft(left(rt, scope), node) ?? logicalOperand(right(rt, scope), node.operator, 'right', node);
     }
     case 'Unary': {
       const operation = UNARY_OPERATIONS[node.operator];
@@ -343,10 +339,9 @@ function compileAsync(node: A.Expression): AsyncEval {
     case 'Logical': {
       const left = compileExpression(node.left);
       const right = compileExpression(node.right);
-      const shortCircuitOn = node.operator === 'OR';
       return async (rt, scope) => {
-        const l = left.async ? await left.async(rt, scope) : left.sync!(rt, scope);
-        if (logicalOperand(l, node.operator, 'left', node) === shortCircuitOn) return shortCircuitOn;
+        const decided = decidedByLeft(left.async ? await left.async(rt, scope) : left.sync!(rt, scope), node);
+        if (decided !== undefined) return decided;
         const r = right.async ? await right.async(rt, scope) : right.sync!(rt, scope);
         return logicalOperand(r, node.operator, 'right', node);
       };

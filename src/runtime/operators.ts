@@ -1,6 +1,6 @@
 // The operators of LANGUAGE.md §4 on values. Each is chosen once per AST node at compile time, so
 // the evaluator calls the right one directly instead of switching on the operator at run time.
-import type { BinaryExpression, IndexExpression, MemberExpression, UnaryExpression } from '../syntax/ast.js';
+import type { BinaryExpression, IndexExpression, LogicalExpression, MemberExpression, UnaryExpression } from '../syntax/ast.js';
 import { NuwaError, type Position } from '../errors.js';
 import { didYouMean } from '../util/suggest.js';
 import { describe, equals, formatKeys, typeName, type Value } from './values.js';
@@ -87,6 +87,15 @@ export const UNARY_OPERATIONS: Record<UnaryExpression['operator'], UnaryOperatio
 export function logicalOperand(value: Value, operator: 'AND' | 'OR', side: 'left' | 'right', at: Position): boolean {
   if (typeof value === 'boolean') return value;
   throw typeError(`the ${side} side of ${operator} must be a boolean, got ${describe(value)}: compare explicitly, e.g. x != null`, at);
+}
+
+/**
+ * Short-circuit: the result of `left AND/OR ...` when the left side alone decides it (false for AND,
+ * true for OR), or undefined when the right side must be evaluated.
+ */
+export function decidedByLeft(left: Value, node: LogicalExpression): boolean | undefined {
+  const decisive = node.operator === 'OR';
+  return logicalOperand(left, node.operator, 'left', node) === decisive ? decisive : undefined;
 }
 
 // --- member access and indexing (LANGUAGE.md §4) --------------------------------------------
