@@ -1,6 +1,6 @@
 // The one error type of Nuwa. Every failure a script, a tool or a host can cause surfaces as a
 // NuwaError with a stable `kind`, so hosts and models can branch on it without parsing messages.
-import type { JsonValue } from './json.js';
+import type { JsonValue } from './values/json.js';
 
 export const ERROR_KINDS = [
   'SyntaxError',

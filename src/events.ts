@@ -1,7 +1,7 @@
 // Run events (TOOLS.md §8). Script events carry the run's executionId; tool events carry the
 // call's own executionId and the run's as `runId`, so a trace can be grouped either way.
 import type { ErrorKind } from './errors.js';
-import type { JsonObject } from './json.js';
+import type { JsonObject } from './values/json.js';
 
 export interface RunStats {
   /** Statements and loop iterations executed. */

@@ -12,6 +12,6 @@ export { DEFAULT_LIMITS } from './runtime/limits.js';
 export type { Limits } from './runtime/limits.js';
 export { BUILTIN_NAMES } from './runtime/builtins.js';
 export type { NuwaEvent, EventType, EventListener, RunStats } from './events.js';
-export type { JsonValue, JsonObject } from './json.js';
+export type { JsonValue, JsonObject } from './values/json.js';
 export type * from './tools/types.js';
 export type * as AST from './syntax/ast.js';

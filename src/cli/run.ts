@@ -10,7 +10,7 @@ import { cliApproval } from './approve.js';
 import { UsageError, type CliIO } from './io.js';
 import { errorToJson, formatError, type JsonError } from './report.js';
 import { loadRegistry, parseLimits, parseVariables, SHARED_OPTIONS } from './setup.js';
-import type { JsonValue } from '../json.js';
+import type { JsonValue } from '../values/json.js';
 
 export const RUN_HELP = `Usage: nuwa run <file.nuwa | -> [options]
 

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
-import type { JsonValue } from '../json.js';
-import { setJsonKey } from '../runtime/values.js';
+import type { JsonValue } from '../values/json.js';
+import { setJsonKey } from '../values/values.js';
 import { loadToolModule, ToolLoadError } from '../providers/module.js';
 import type { Limits } from '../runtime/limits.js';
 import { ToolRegistry } from '../tools/registry.js';

@@ -1,7 +1,8 @@
 // The built-in functions of LANGUAGE.md §5. Each declares its arity and usage once; argument
 // problems raise FunctionArgumentError with the usage line, so the author sees how to call it.
 import { NuwaError, type Position } from '../errors.js';
-import { describe, equals, toDisplayString, typeName, type NuwaObject, type Value } from './values.js';
+import { parseNumeric } from '../values/numeric.js';
+import { describe, equals, toDisplayString, typeName, type NuwaObject, type Value } from '../values/values.js';
 
 /** What a built-in may ask of the running script. */
 export interface BuiltinHost {
@@ -27,17 +28,6 @@ function define(name: string, minArgs: number, maxArgs: number, usage: string, c
 function numberArg(b: string, usage: string, value: Value, at: Position, what = 'a number'): number {
   if (typeof value === 'number') return value;
   throw argumentError(usage, `${b} expects ${what}, got ${describe(value)}`, at);
-}
-
-// Number syntax of LANGUAGE.md §1 with an optional leading minus.
-const NUMERIC = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-
-/** The number a numeric string denotes, or undefined. Shared with argument coercion. */
-export function parseNumeric(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (!NUMERIC.test(trimmed)) return undefined;
-  const value = Number(trimmed);
-  return Number.isFinite(value) ? value : undefined;
 }
 
 /**

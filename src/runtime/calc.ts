@@ -10,7 +10,7 @@ import { didYouMean } from '../util/suggest.js';
 import { compileSync, type SyncEval } from './evaluator.js';
 import type { Run } from './run.js';
 import { Scope } from './scope.js';
-import { describe, type Value } from './values.js';
+import { describe, type Value } from '../values/values.js';
 
 interface CompiledFormula {
   evaluate: SyncEval;

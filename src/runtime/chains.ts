@@ -8,7 +8,7 @@
 import type * as A from '../syntax/ast.js';
 import { compileExpression, evaluatePart, type Compiled } from './evaluator.js';
 import { BINARY_OPERATIONS, decidedByLeft, indexInto, logicalOperand, member } from './operators.js';
-import type { Value } from './values.js';
+import type { Value } from '../values/values.js';
 
 const SPINE_THRESHOLD = 64;
 

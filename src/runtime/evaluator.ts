@@ -7,7 +7,7 @@
 // a tool awaits once per call, not once per node (DESIGN.md, "Performance shape").
 import type * as A from '../syntax/ast.js';
 import { NuwaError } from '../errors.js';
-import type { JsonObject } from '../json.js';
+import type { JsonObject } from '../values/json.js';
 import { nameHint } from '../syntax/hints.js';
 import { didYouMean } from '../util/suggest.js';
 import { arityError, BUILTIN_NAMES, BUILTINS, type Builtin } from './builtins.js';
@@ -16,7 +16,7 @@ import { compileSpine, isLongSpine, type SpineNode } from './chains.js';
 import { BINARY_OPERATIONS, decidedByLeft, indexInto, logicalOperand, member, UNARY_OPERATIONS } from './operators.js';
 import type { Run } from './run.js';
 import { Scope } from './scope.js';
-import { describe, setJsonKey, toJson, type NuwaObject, type Value } from './values.js';
+import { describe, setJsonKey, toJson, type NuwaObject, type Value } from '../values/values.js';
 
 export type SyncEval = (rt: Run, scope: Scope) => Value;
 export type AsyncEval = (rt: Run, scope: Scope) => Promise<Value>;

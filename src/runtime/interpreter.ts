@@ -3,7 +3,7 @@
 // cached per AST, so running one parsed script many times compiles it once.
 import { NuwaError, isNuwaError } from '../errors.js';
 import type { EventListener, RunStats } from '../events.js';
-import type { JsonValue } from '../json.js';
+import type { JsonValue } from '../values/json.js';
 import type { Program } from '../syntax/ast.js';
 import { parse } from '../syntax/parse.js';
 import { Sandbox } from '../tools/sandbox.js';
@@ -14,7 +14,7 @@ import { compileProgram } from './evaluator.js';
 import { resolveLimits, type Limits } from './limits.js';
 import { Run } from './run.js';
 import { Scope } from './scope.js';
-import { fromJson, NotJsonError, setJsonKey, toJson } from './values.js';
+import { fromJson, NotJsonError, setJsonKey, toJson } from '../values/values.js';
 
 export interface InterpreterOptions {
   /** Where PRINT and context.print lines go (default: process.stdout, one line each). */

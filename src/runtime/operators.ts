@@ -3,7 +3,7 @@
 import type { BinaryExpression, IndexExpression, LogicalExpression, MemberExpression, UnaryExpression } from '../syntax/ast.js';
 import { NuwaError, type Position } from '../errors.js';
 import { didYouMean } from '../util/suggest.js';
-import { describe, equals, formatKeys, typeName, type Value } from './values.js';
+import { describe, equals, formatKeys, typeName, type Value } from '../values/values.js';
 
 export type BinaryOperation = (left: Value, right: Value, at: Position) => Value;
 export type UnaryOperation = (operand: Value, at: Position) => Value;

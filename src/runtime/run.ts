@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { NuwaError, type Position } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
-import type { JsonObject, JsonValue } from '../json.js';
+import type { JsonObject, JsonValue } from '../values/json.js';
 import { Waits } from '../tools/guard.js';
 import { invokeTool, type CallHost, type CallSite, type VariableAccess } from '../tools/invoke.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
@@ -13,7 +13,7 @@ import type { ApprovalHook, ConfirmLevel, Logger } from '../tools/types.js';
 import type { BuiltinHost } from './builtins.js';
 import type { Scope } from './scope.js';
 import type { Limits } from './limits.js';
-import { fromJson, NotJsonError, toJson, type Value } from './values.js';
+import { fromJson, NotJsonError, toJson, type Value } from '../values/values.js';
 
 export interface RunSettings {
   registry: ToolRegistry;

@@ -4,7 +4,7 @@
 //
 // A loop body usually binds a handful of names, so a scope keeps them in two small arrays and
 // only moves to a Map past SMALL_SCOPE names.
-import type { Value } from './values.js';
+import type { Value } from '../values/values.js';
 
 const SMALL_SCOPE = 8;
 

@@ -1,7 +1,7 @@
 // The ToolContext a tool function receives (TOOLS.md §4): the session's state, facts about this
 // call, and the run's services. One small object per call; everything heavy lives on the host.
-import type { JsonValue } from '../json.js';
-import { copyJson, NotJsonError } from '../runtime/values.js';
+import type { JsonValue } from '../values/json.js';
+import { copyJson, NotJsonError } from '../values/values.js';
 import type { CallHost, CallSite } from './invoke.js';
 import { invokeTool } from './invoke.js';
 import type { Logger, StateMetadata, ToolContext } from './types.js';

@@ -2,8 +2,8 @@
 // tests can call tools with the same checks, but there is no script, no limits beyond cancellation,
 // and printed lines go to stdout.
 import { randomUUID } from 'node:crypto';
-import type { JsonValue } from '../json.js';
-import { copyJson } from '../runtime/values.js';
+import type { JsonValue } from '../values/json.js';
+import { copyJson } from '../values/values.js';
 import type { CallHost, VariableAccess } from './invoke.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import { Waits } from './guard.js';

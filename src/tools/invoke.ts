@@ -3,8 +3,8 @@
 // guarantees hold the same everywhere.
 import { NuwaError } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
-import type { JsonObject, JsonValue } from '../json.js';
-import { copyJson, fromJson, NotJsonError, type Value } from '../runtime/values.js';
+import type { JsonObject, JsonValue } from '../values/json.js';
+import { copyJson, fromJson, NotJsonError, type Value } from '../values/values.js';
 import { didYouMean } from '../util/suggest.js';
 import { CallContext } from './context.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';

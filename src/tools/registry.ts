@@ -1,6 +1,6 @@
 // The ToolRegistry (TOOLS.md §5): the tools a host exposes, each registered once with its schema
 // compiled into validators; plus the registry's default session, whose state its state methods use.
-import type { JsonValue } from '../json.js';
+import type { JsonValue } from '../values/json.js';
 import { KEYWORDS } from '../syntax/tokens.js';
 import { parametersToSchema, returnsToSchema } from './schema.js';
 import { Session } from './session.js';

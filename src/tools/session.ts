@@ -2,8 +2,8 @@
 // outlives a single script run, so several scripts (or REPL entries) can build on the same state.
 // Values are stored as independent copies; a tool changes stored state only through setState.
 import { randomUUID } from 'node:crypto';
-import type { JsonValue } from '../json.js';
-import { copyJson, fromJson, NotJsonError, toDisplayString } from '../runtime/values.js';
+import type { JsonValue } from '../values/json.js';
+import { copyJson, fromJson, NotJsonError, toDisplayString } from '../values/values.js';
 import type { StateAccess, StateMetadata } from './types.js';
 
 function checkedCopy(key: string, value: unknown): JsonValue {

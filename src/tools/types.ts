@@ -1,5 +1,5 @@
 // The tool model of TOOLS.md §1 and §4, as public types.
-import type { JsonObject, JsonValue } from '../json.js';
+import type { JsonObject, JsonValue } from '../values/json.js';
 
 export type NuwaType = 'string' | 'number' | 'boolean' | 'null' | 'array' | 'object' | 'any';
 

@@ -4,8 +4,8 @@
 // coercion follows the schema wherever it nests.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
-import type { JsonObject, JsonValue } from '../json.js';
-import { parseNumeric } from '../runtime/builtins.js';
+import type { JsonObject, JsonValue } from '../values/json.js';
+import { parseNumeric } from '../values/numeric.js';
 import { didYouMean } from '../util/suggest.js';
 import { describeSchemaType } from './schema.js';
 import type { JsonSchema, JsonSchemaObject, NuwaType } from './types.js';

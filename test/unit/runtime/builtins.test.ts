@@ -2,8 +2,9 @@
 // fake host, its FunctionArgumentErrors, the arity wording, rounding and numeric parsing.
 import { describe, expect, it } from 'vitest';
 import { NuwaError, type Position } from '../../../src/errors.js';
-import { arityError, BUILTIN_NAMES, BUILTINS, parseNumeric, roundHalfAwayFromZero, type BuiltinHost } from '../../../src/runtime/builtins.js';
-import type { Value } from '../../../src/runtime/values.js';
+import { arityError, BUILTIN_NAMES, BUILTINS, roundHalfAwayFromZero, type BuiltinHost } from '../../../src/runtime/builtins.js';
+import { parseNumeric } from '../../../src/values/numeric.js';
+import type { Value } from '../../../src/values/values.js';
 
 const at: Position = { line: 3, column: 7 };
 const o = (entries: Record<string, Value> | Array<[string, Value]>): Map<string, Value> => new Map(Array.isArray(entries) ? entries : Object.entries(entries));

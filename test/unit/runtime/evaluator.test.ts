@@ -8,7 +8,7 @@ import { compileProgram } from '../../../src/runtime/evaluator.js';
 import { resolveLimits, type Limits } from '../../../src/runtime/limits.js';
 import { Run } from '../../../src/runtime/run.js';
 import { Scope } from '../../../src/runtime/scope.js';
-import { toJson } from '../../../src/runtime/values.js';
+import { toJson } from '../../../src/values/values.js';
 import { parse } from '../../../src/syntax/parse.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { Sandbox } from '../../../src/tools/sandbox.js';

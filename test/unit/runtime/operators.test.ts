@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { NuwaError, type Position } from '../../../src/errors.js';
 import { BINARY_OPERATIONS as B, logicalOperand, UNARY_OPERATIONS as U } from '../../../src/runtime/operators.js';
-import type { Value } from '../../../src/runtime/values.js';
+import type { Value } from '../../../src/values/values.js';
 
 const at: Position = { line: 4, column: 12 };
 const o = (entries: Record<string, Value>): Value => new Map(Object.entries(entries));

@@ -2,7 +2,7 @@
 // the loop-variable slot, and the switch from small arrays to a Map past eight names.
 import { describe, expect, it } from 'vitest';
 import { Scope } from '../../../src/runtime/scope.js';
-import type { Value } from '../../../src/runtime/values.js';
+import type { Value } from '../../../src/values/values.js';
 
 describe('Scope', () => {
   it('binds a new name in the current scope', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { NuwaError } from '../../../src/errors.js';
-import type { JsonValue } from '../../../src/json.js';
+import type { JsonValue } from '../../../src/values/json.js';
 import { Interpreter } from '../../../src/runtime/interpreter.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolContext, ToolFunction } from '../../../src/tools/types.js';

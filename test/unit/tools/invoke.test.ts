@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { NuwaError } from '../../../src/errors.js';
 import type { NuwaEvent } from '../../../src/events.js';
-import type { JsonObject } from '../../../src/json.js';
+import type { JsonObject } from '../../../src/values/json.js';
 import { Interpreter, type InterpreterOptions, type RunOptions, type RunResult } from '../../../src/runtime/interpreter.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolDefinition } from '../../../src/tools/types.js';

@@ -1,6 +1,6 @@
 // Unit tests for src/tools/session.ts: the state a session's tools share (TOOLS.md §4).
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, JsonValue } from '../../../src/json.js';
+import type { JsonObject, JsonValue } from '../../../src/values/json.js';
 import { Session } from '../../../src/tools/session.js';
 
 describe('Session identity', () => {

@@ -1,6 +1,6 @@
 // Unit tests for src/tools/validate.ts: the argument checks of TOOLS.md §2 and the result checks of §3.
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, JsonValue } from '../../../src/json.js';
+import type { JsonObject, JsonValue } from '../../../src/values/json.js';
 import { parametersToSchema, returnsToSchema } from '../../../src/tools/schema.js';
 import type { JsonSchema, JsonSchemaObject, NuwaType, ToolParameter } from '../../../src/tools/types.js';
 import { compileArgumentValidator, compileResultCheck, describeJson, type ArgumentProblem } from '../../../src/tools/validate.js';

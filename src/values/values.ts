@@ -4,7 +4,7 @@
 // (a plain object would move "2024" before "b") and treats `__proto__` as an ordinary key. Values
 // are never mutated once built (APPEND copies; there is no assignment into a list or object), so
 // the evaluator shares them freely and copies only where they cross into or out of a tool or host.
-import type { JsonObject, JsonValue } from '../json.js';
+import type { JsonObject, JsonValue } from './json.js';
 import { NuwaError } from '../errors.js';
 
 export type NuwaObject = Map<string, Value>;

@@ -16,7 +16,7 @@ import {
   toJsonText,
   typeName,
   type Value,
-} from '../../../src/runtime/values.js';
+} from '../../../src/values/values.js';
 
 const obj = (entries: Record<string, Value> | Array<[string, Value]>): Map<string, Value> =>
   new Map(Array.isArray(entries) ? entries : Object.entries(entries));
