@@ -27,7 +27,7 @@ export async function loadToolModule(registry: ToolRegistry, specifier: string, 
   const exported = loaded.default;
   try {
     if (Array.isArray(exported)) {
-      for (const definition of exported) registry.register(definition as ToolDefinition);
+      for (const definition of exported) registry.register({ source: 'module', ...(definition as ToolDefinition) });
     } else if (typeof exported === 'function') {
       await (exported as (registry: ToolRegistry) => unknown)(registry);
     } else {

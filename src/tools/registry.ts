@@ -17,10 +17,12 @@ import type {
   ToolDefinition,
   ToolFunction,
   ToolSchema,
+  ToolSource,
 } from './types.js';
 
 const CATEGORIES: readonly ToolCategory[] = ['file', 'network', 'system', 'data', 'llm', 'custom'];
 const CONFIRM_LEVELS: readonly ConfirmLevel[] = ['none', 'read', 'write', 'destructive'];
+const SOURCES: readonly ToolSource[] = ['local', 'module', 'executable', 'mcp'];
 const RESERVED = new Set<string>([...KEYWORDS, 'true', 'false', 'null']);
 const NAME_SEGMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -38,6 +40,7 @@ export interface RegisteredTool {
   readonly confirm: ConfirmLevel;
   readonly keywords: readonly string[];
   readonly timeoutMs: number | undefined;
+  readonly source: ToolSource;
   readonly execute: ToolFunction;
   readonly validateArguments: ArgumentValidator;
   readonly checkResult: ResultCheck;
@@ -188,6 +191,8 @@ function buildTool(definition: ToolDefinition): RegisteredTool {
   if (!CONFIRM_LEVELS.includes(confirm)) throw new TypeError(`tool "${name}": confirm must be one of ${CONFIRM_LEVELS.join(', ')}`);
   const { timeoutMs } = definition;
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0))) throw new TypeError(`tool "${name}": timeoutMs must be a positive number`);
+  const source = definition.source ?? 'local';
+  if (!SOURCES.includes(source)) throw new TypeError(`tool "${name}": source must be one of ${SOURCES.join(', ')}`);
   const keywords = definition.keywords ?? [];
   if (!Array.isArray(keywords) || keywords.some((k) => typeof k !== 'string')) throw new TypeError(`tool "${name}": keywords must be a list of strings`);
 
@@ -208,6 +213,7 @@ function buildTool(definition: ToolDefinition): RegisteredTool {
     confirm,
     keywords: Object.freeze([...keywords]),
     timeoutMs,
+    source,
     execute: definition.execute,
     validateArguments: compileArgumentValidator(name, parametersSchema),
     checkResult: compileResultCheck(name, returns, returnsSchema),

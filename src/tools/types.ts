@@ -41,6 +41,8 @@ export type EvaluatedToolArguments = JsonObject;
 export type ToolFunction = (args: EvaluatedToolArguments, context: ToolContext) => unknown;
 
 export type ToolCategory = 'file' | 'network' | 'system' | 'data' | 'llm' | 'custom';
+/** Where a tool came from (TOOLS.md §5, `search({ source })`): set by the provider that made it. */
+export type ToolSource = 'local' | 'module' | 'executable' | 'mcp';
 export type ConfirmLevel = 'none' | 'read' | 'write' | 'destructive';
 
 /** The one-object registration form. */
@@ -53,6 +55,8 @@ export interface ToolDefinition extends ToolSchema {
   keywords?: string[];
   /** Per-call time limit; exceeding it raises LimitExceededError and aborts the tool's signal. */
   timeoutMs?: number;
+  /** Where the tool came from; providers set it, and it defaults to 'local'. */
+  source?: ToolSource;
 }
 
 export interface StateMetadata {
