@@ -34,7 +34,7 @@ Options:
 Exit status: 0 success, 1 the script failed, 2 usage error.
 `;
 
-interface RunReport {
+export interface RunReport {
   ok: boolean;
   output: string[];
   variables: Record<string, JsonValue>;
@@ -108,7 +108,7 @@ async function runLoaded(registry: ToolRegistry, source: string, fileName: strin
   }
 }
 
-function report(ok: boolean, output: string[], variables: Record<string, JsonValue>, state: Record<string, JsonValue>, stats: RunStats, error?: JsonError): RunReport {
+export function report(ok: boolean, output: string[], variables: Record<string, JsonValue>, state: Record<string, JsonValue>, stats: RunStats, error?: JsonError): RunReport {
   const out: RunReport = { ok, output, variables, state, stats };
   if (error) out.error = error;
   return out;
