@@ -61,22 +61,34 @@ export async function loadRegistry(values: SharedValues, io: CliIO): Promise<Loa
   const close = async () => {
     await Promise.all(connections.splice(0).map((connection) => connection.close()));
   };
+  // Ctrl-C while tools load (a slow --tool-info, an MCP server starting) stops the probes and the
+  // servers already started, instead of leaving them behind.
+  const interrupted = new AbortController();
+  const onInterrupt = () => interrupted.abort(new UsageError('interrupted (Ctrl-C) while loading tools'));
+  process.once('SIGINT', onInterrupt);
+  const stopIfInterrupted = () => {
+    if (interrupted.signal.aborted) throw interrupted.signal.reason;
+  };
   try {
     for (const specifier of values.tools ?? []) await loadToolModule(registry, specifier, io.cwd);
     for (const dir of values['tools-dir'] ?? []) {
-      const loaded = await registry.loadExecutables(path.resolve(io.cwd, dir));
+      const loaded = await registry.loadExecutables(path.resolve(io.cwd, dir), { signal: interrupted.signal });
       failures.push(...loaded.failures.map((failure) => ({ ...failure, source: path.relative(io.cwd, failure.source) || failure.source })));
     }
     for (const text of values.mcp ?? []) {
-      const connection = await registry.connectMcp({ ...parseMcpCommand(text), cwd: io.cwd });
+      stopIfInterrupted();
+      const connection = await registry.connectMcp({ ...parseMcpCommand(text), cwd: io.cwd, signal: interrupted.signal });
       connections.push(connection);
       failures.push(...connection.failures);
     }
+    stopIfInterrupted();
     if (values.state !== undefined) applyState(registry, values.state, io.cwd);
   } catch (error) {
     await close();
     if (error instanceof ToolLoadError) throw new UsageError(error.message);
     throw error;
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
   }
   return { registry, failures, close };
 }

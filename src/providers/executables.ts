@@ -19,6 +19,8 @@ export interface ExecutableOptions {
   env?: Record<string, string>;
   /** How long a `--tool-info` probe may take (default 5 s). */
   probeTimeoutMs?: number;
+  /** Stops loading: running probes are killed, and loading rejects with the signal's reason. */
+  signal?: AbortSignal;
   /** The most a call may print on stdout (default 4 MiB); more stops it with a ToolExecutionError. */
   maxOutputBytes?: number;
 }
@@ -64,7 +66,9 @@ export async function loadExecutables(registry: ToolRegistry, dir: string, optio
   const env = { ...process.env, ...options.env };
   const probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
 
-  const probes = await inBatches(files, PROBES_AT_ONCE, (file) => probe(file.path, env, probeTimeoutMs));
+  const { signal } = options;
+  const probes = await inBatches(files, PROBES_AT_ONCE, (file) => probe(file.path, env, probeTimeoutMs, signal));
+  if (signal?.aborted) throw signal.reason;
   const tools: string[] = [];
   const failures: LoadFailure[] = [];
   probes.forEach((result, i) => {
@@ -129,13 +133,14 @@ async function inBatches<T, R>(items: T[], size: number, work: (item: T) => Prom
   return results;
 }
 
-async function probe(file: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ info: ToolInfo } | { reason: string }> {
+async function probe(file: string, env: NodeJS.ProcessEnv, timeoutMs: number, signal: AbortSignal | undefined): Promise<{ info: ToolInfo } | { reason: string }> {
   let outcome: ProcessOutcome;
   try {
-    outcome = await runProcess({ file, args: ['--tool-info'], env, timeoutMs, maxStdoutBytes: MAX_TOOL_INFO_BYTES });
+    outcome = await runProcess({ file, args: ['--tool-info'], env, timeoutMs, signal, maxStdoutBytes: MAX_TOOL_INFO_BYTES });
   } catch (error) {
     return { reason: error instanceof SpawnError ? `cannot run it: ${error.message}` : String(error) };
   }
+  if (outcome.killed === 'aborted') return { reason: 'loading was stopped' };
   if (outcome.killed === 'timeout') return { reason: `--tool-info did not finish within ${timeoutMs} ms` };
   if (outcome.killed === 'output') return { reason: `--tool-info printed more than ${MAX_TOOL_INFO_BYTES} bytes` };
   const failed = processFailure(outcome);

@@ -32,6 +32,8 @@ export interface McpConnectOptions {
   category?: ToolCategory;
   /** How long starting the server and listing its tools may take (default 60 s). */
   startTimeoutMs?: number;
+  /** Stops connecting (the server is closed and connectMcp rejects). */
+  signal?: AbortSignal;
 }
 
 export interface McpConnection {
@@ -90,6 +92,22 @@ export async function connectMcp(registry: ToolRegistry, options: McpConnectOpti
     return tail === '' ? '' : `; its stderr: ${tail.split('\n').join(' | ')}`;
   };
 
+  // The pid is taken as soon as the process exists: the transport forgets it once closing begins.
+  let pid: number | null = null;
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    pid = transport.pid;
+  };
+  const kill = (signal: NodeJS.Signals) => {
+    if (pid === null) return;
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+
   const client = new Client({ name: 'nuwa', version: '1' }, { capabilities: {} });
   let connected = true;
   client.onclose = () => {
@@ -100,22 +118,17 @@ export async function connectMcp(registry: ToolRegistry, options: McpConnectOpti
   const startTimeoutMs = Math.min(options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS, MAX_TIMER_MS);
   let serverTools: Tool[];
   try {
-    await client.connect(transport, { timeout: startTimeoutMs });
-    serverTools = await listAllTools(client, startTimeoutMs);
+    await client.connect(transport, { timeout: startTimeoutMs, signal: options.signal });
+    serverTools = await listAllTools(client, startTimeoutMs, options.signal);
   } catch (error) {
+    // The SDK has begun a polite close (stdin closed, SIGTERM after 2 s) without waiting for it; a
+    // server that failed to start gets no such grace, or the host could exit before it ends.
     await client.close().catch(() => {});
+    kill('SIGKILL');
+    if (options.signal?.aborted) throw options.signal.reason;
     throw new ToolLoadError(`cannot use the MCP server \`${shown}\`: ${startFailure(error, options.command)}${stderrNote()}`, { cause: error });
   }
-  const pid = transport.pid;
-  const forget = onHostExit(() => {
-    if (pid !== null) {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }
-  });
+  const forget = onHostExit(() => kill('SIGTERM'));
 
   const reported = client.getServerVersion() ?? { name: path.basename(options.command), version: '' };
   const group = uniqueGroup(registry, options.name ?? toIdentifier(reported.name || path.basename(options.command)));
@@ -207,12 +220,12 @@ function hostEnvironment(): Record<string, string> {
   return env;
 }
 
-async function listAllTools(client: Client, timeout: number): Promise<Tool[]> {
+async function listAllTools(client: Client, timeout: number, signal: AbortSignal | undefined): Promise<Tool[]> {
   const tools: Tool[] = [];
   let cursor: string | undefined;
   // A server that keeps handing out cursors must not keep us here forever.
   for (let page = 0; page < 100; page++) {
-    const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout });
+    const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout, signal });
     tools.push(...result.tools);
     cursor = result.nextCursor;
     if (cursor === undefined) break;

@@ -198,4 +198,24 @@ describe('Ctrl-C', () => {
     expect(result.stderr).toMatch(/AbortedError/);
     expect(await waitFor(() => !isAlive(Number(readFileSync(pidFile, 'utf8'))))).toBe(true);
   });
+
+  it('while tools are loading, stops the probes and the MCP servers already started', async () => {
+    const dir = tempDir();
+    const pids = path.join(dir, 'pids');
+    writeTool(dir, 'slow_info', `#!/usr/bin/env bash\necho $$ >> ${pids}\nsleep 60\n`);
+    const probe = await interrupt(['run', '-', '--tools-dir', dir], 'PRINT(1)', {}, () => existsSync(pids));
+    expect(probe.status).toBe(2);
+    expect(probe.stderr).toMatch(/interrupted \(Ctrl-C\) while loading tools/);
+    const [probePid] = await readPids(pids, 1);
+    expect(await waitFor(() => !isAlive(probePid!))).toBe(true);
+
+    // a server that starts but never answers
+    const silent = path.join(dir, 'silent.mjs');
+    writeFileSync(silent, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(path.join(dir, 'server-pid'))}, String(process.pid));\nsetInterval(() => {}, 1000);\n`);
+    const server = await interrupt(['run', '-', '--mcp', `node ${silent}`], 'PRINT(1)', {}, () => existsSync(path.join(dir, 'server-pid')));
+    expect(server.status).toBe(2);
+    expect(server.stderr).toMatch(/interrupted \(Ctrl-C\) while loading tools/);
+    const serverPid = Number(readFileSync(path.join(dir, 'server-pid'), 'utf8'));
+    expect(await waitFor(() => !isAlive(serverPid))).toBe(true);
+  });
 });
