@@ -1,6 +1,6 @@
 // End-to-end: `nuwa mcp` driven by the MCP SDK's own client over stdio, as an MCP client (an IDE, a
 // desktop assistant, another agent) would use it.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -133,5 +133,19 @@ describe('nuwa mcp', () => {
     const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
     expect(await exited).toBe(0);
     clearTimeout(kill);
+  });
+
+  it('has help, and refuses what it does not take with a usage error', () => {
+    const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', input: '', timeout: 20_000 });
+    const help = run(['mcp', '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: nuwa mcp \[options\]/);
+    expect(run(['--help']).stdout).toMatch(/nuwa mcp +\[options\]/);
+    const file = run(['mcp', 'plan.nuwa']);
+    expect(file.status).toBe(2);
+    expect(file.stderr).toMatch(/mcp takes no file/);
+    const json = run(['mcp', '--json']);
+    expect(json.status).toBe(2);
+    expect(json.stderr).toMatch(/--json is an option of run/);
   });
 });

@@ -95,10 +95,10 @@ describe('nuwa run --tools-dir', () => {
   it('reports a tool timeout as LimitExceededError and leaves no process behind', async () => {
     const dir = tempDir();
     const pids = path.join(dir, 'pids');
-    bashTool(dir, 'hangs', info('hangs', { timeoutMs: 500 }), `sleep 60 &\necho $! >> ${pids}\necho $$ >> ${pids}\nwait`);
+    bashTool(dir, 'hangs', info('hangs', { timeoutMs: 1_500 }), `sleep 60 &\necho $! >> ${pids}\necho $$ >> ${pids}\nwait`);
     const result = nuwa(['run', '-', '--tools-dir', dir], { input: 'CALL hangs {}' });
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/LimitExceededError: tool `hangs` took longer than its timeoutMs \(500 ms\)/);
+    expect(result.stderr).toMatch(/LimitExceededError: tool `hangs` took longer than its timeoutMs \(1500 ms\)/);
     const found = readFileSync(pids, 'utf8').split('\n').filter(Boolean).map(Number);
     expect(found).toHaveLength(2);
     for (const pid of found) expect(await waitFor(() => !isAlive(pid))).toBe(true);

@@ -129,7 +129,7 @@ describe('calls', () => {
 
 describe('cancellation, timeouts and failures', () => {
   it('cancels a call at the server when its timeout passes', async () => {
-    const { interpreter, logged } = await connect({ timeoutMs: 400 });
+    const { interpreter, logged } = await connect({ timeoutMs: 1_000 });
     const error = await failure(interpreter.run('CALL fixture_server.slow { ms: 30000 }'));
     expect(error.kind).toBe('LimitExceededError');
     expect(await waitFor(() => logged().includes('cancelled slow'))).toBe(true);
