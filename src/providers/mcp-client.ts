@@ -136,10 +136,17 @@ export async function connectMcp(registry: ToolRegistry, options: McpConnectOpti
 
   const call = async (toolName: string, args: JsonObject, context: ToolContext): Promise<JsonValue> => {
     if (!connected) throw new Error(`the MCP server "${group}" is not running${stderrNote()}`);
+    // The call gets a signal of its own, unlinked once it is over: the SDK never removes its abort
+    // listener, so handing it the run's long-lived signal would pile up listeners and, when the
+    // run ends, send the server a cancellation for every call already answered.
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(context.signal.reason);
+    if (context.signal.aborted) onAbort();
+    else context.signal.addEventListener('abort', onAbort, { once: true });
     let result: McpToolResult & { toolResult?: unknown };
     try {
       result = await client.callTool({ name: toolName, arguments: args }, undefined, {
-        signal: context.signal,
+        signal: controller.signal,
         // The registry's timeoutMs ends the call first (and cancels it at the server); this only
         // keeps the SDK's own default from cutting a longer limit short.
         timeout: Math.min(timeoutMs + 1_000, MAX_TIMER_MS),
@@ -148,6 +155,8 @@ export async function connectMcp(registry: ToolRegistry, options: McpConnectOpti
       if (context.signal.aborted) throw context.signal.reason;
       if (!connected) throw new Error(`the MCP server "${group}" stopped during the call${stderrNote()}`);
       throw error instanceof Error ? error : new Error(String(error));
+    } finally {
+      context.signal.removeEventListener('abort', onAbort);
     }
     if (result.isError === true) throw new Error(errorText(result));
     // Servers of the protocol's first version answer with `toolResult` instead of content.

@@ -159,6 +159,16 @@ describe('cancellation, timeouts and failures', () => {
     expect(later.message).toMatch(/is not running/);
   });
 
+  it('sends no cancellation for calls already answered when a run ends', async () => {
+    const { interpreter, logged } = await connect();
+    await interpreter.run('CALL fixture_server.echo { text: "a" }\nCALL fixture_server.echo { text: "b" }');
+    // Messages are handled in order: once this run's call is answered, anything the end of the
+    // first run sent has been seen.
+    await interpreter.run('CALL fixture_server.echo { text: "c" }');
+    expect(logged()).toContain('call echo {"text":"c"}');
+    expect(logged()).not.toContain('cancel-notification');
+  });
+
   it('close() stops the server and unregisters its tools', async () => {
     const { registry, connection } = await connect();
     const pid = connection.pid!;
