@@ -3,6 +3,8 @@ export { Interpreter } from './runtime/interpreter.js';
 export type { InterpreterOptions, RunOptions, RunResult, ScriptScope } from './runtime/interpreter.js';
 export { ToolRegistry, createToolRegistry } from './tools/registry.js';
 export type { RegisteredTool, FunctionSchema } from './tools/registry.js';
+export type { ExecutableOptions, ExecutablesLoaded, LoadFailure } from './providers/executables.js';
+export type { McpConnectOptions, McpConnection } from './providers/mcp-client.js';
 export { Session } from './tools/session.js';
 export { parse } from './syntax/parse.js';
 export type { ParseOptions } from './syntax/parse.js';

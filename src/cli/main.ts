@@ -8,6 +8,7 @@ export const HELP = `Nuwa Script: run plans of tool calls written by agents and 
 
 Usage:
   nuwa run <file.nuwa | ->  [options]   run a script (- reads it from stdin)
+  nuwa mcp                  [options]   serve run_script, describe_tools and the loaded tools over MCP (stdio)
   nuwa --help | --version
 
 Run \`nuwa run --help\` for the options of run.
@@ -24,6 +25,9 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     switch (command) {
       case 'run':
         return await runCommand(rest, io);
+      case 'mcp':
+        // Imported on demand: the MCP SDK is not loaded by the other commands.
+        return await (await import('./mcp.js')).mcpCommand(rest, io);
       case '--version':
       case '-v':
         io.stdout(`${version()}\n`);
@@ -31,7 +35,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       case '--help':
       case '-h':
       case 'help':
-        io.stdout(command === 'help' && rest[0] === 'run' ? RUN_HELP : HELP);
+        io.stdout(command === 'help' && rest[0] === 'run' ? RUN_HELP : command === 'help' && rest[0] === 'mcp' ? (await import('./mcp.js')).MCP_HELP : HELP);
         return 0;
       case undefined:
         io.stderr(HELP);

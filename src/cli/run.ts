@@ -9,7 +9,8 @@ import { Interpreter } from '../runtime/interpreter.js';
 import { cliApproval } from './approve.js';
 import { UsageError, type CliIO } from './io.js';
 import { errorToJson, formatError, type JsonError } from './report.js';
-import { loadRegistry, parseLimits, parseVariables, SHARED_OPTIONS } from './setup.js';
+import { loadRegistry, parseLimits, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import type { JsonValue } from '../values/json.js';
 
 export const RUN_HELP = `Usage: nuwa run <file.nuwa | -> [options]
@@ -18,6 +19,8 @@ Runs a script. PRINT lines go to stdout; errors go to stderr as file:line:col: K
 
 Options:
   --tools <module>          load tools from an ES module (repeatable)
+  --tools-dir <dir>         load executable tools from a directory (repeatable)
+  --mcp "<command> [args]"  load the tools of an MCP server started with that command (repeatable)
   --state <file.json>       initial session state: a JSON object of key → value
   --var name=<json>         an initial script variable (repeatable; non-JSON text is a string)
   -y, --yes                 approve every tool call that needs approval
@@ -31,7 +34,7 @@ Options:
 Exit status: 0 success, 1 the script failed, 2 usage error.
 `;
 
-interface RunReport {
+export interface RunReport {
   ok: boolean;
   output: string[];
   variables: Record<string, JsonValue>;
@@ -40,8 +43,11 @@ interface RunReport {
   stats: RunStats;
 }
 
+type RunValues = ReturnType<typeof parseRunArgs>['values'];
+const parseRunArgs = (args: string[]) => parseArgs({ args, options: SHARED_OPTIONS, allowPositionals: true, strict: true });
+
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({ args, options: SHARED_OPTIONS, allowPositionals: true, strict: true });
+  const { values, positionals } = parseRunArgs(args);
   if (values.help) {
     io.stdout(RUN_HELP);
     return 0;
@@ -51,7 +57,16 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const fileName = file === '-' ? '<stdin>' : file;
   const source = file === '-' ? await io.readStdin() : readScript(file, io.cwd);
 
-  const registry = await loadRegistry(values, io);
+  const { registry, failures, close } = await loadRegistry(values, io);
+  try {
+    reportLoadFailures(failures, io);
+    return await runLoaded(registry, source, fileName, values, io);
+  } finally {
+    await close(); // MCP servers end with the command, however it ends
+  }
+}
+
+async function runLoaded(registry: ToolRegistry, source: string, fileName: string, values: RunValues, io: CliIO): Promise<number> {
   const variables = parseVariables(values.var);
   const limits = parseLimits(values);
   const json = values.json === true;
@@ -93,7 +108,7 @@ export async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
 }
 
-function report(ok: boolean, output: string[], variables: Record<string, JsonValue>, state: Record<string, JsonValue>, stats: RunStats, error?: JsonError): RunReport {
+export function report(ok: boolean, output: string[], variables: Record<string, JsonValue>, state: Record<string, JsonValue>, stats: RunStats, error?: JsonError): RunReport {
   const out: RunReport = { ok, output, variables, state, stats };
   if (error) out.error = error;
   return out;

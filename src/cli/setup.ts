@@ -1,4 +1,5 @@
-// The options every tool-loading command shares (CLI.md): --tools, --state, --var and the limits.
+// The options every tool-loading command shares (CLI.md): --tools, --tools-dir, --mcp, --state, --var
+// and the limits.
 // Each problem is a UsageError (exit status 2) naming the option and what to write instead.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -6,12 +7,16 @@ import type { ParseArgsConfig } from 'node:util';
 import type { JsonValue } from '../values/json.js';
 import { setJsonKey } from '../values/values.js';
 import { loadToolModule, ToolLoadError } from '../providers/module.js';
+import { splitCommandLine } from '../providers/command-line.js';
+import type { LoadFailure } from '../providers/executables.js';
 import type { Limits } from '../runtime/limits.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { UsageError, type CliIO } from './io.js';
 
 export const SHARED_OPTIONS = {
   tools: { type: 'string', multiple: true },
+  'tools-dir': { type: 'string', multiple: true },
+  mcp: { type: 'string', multiple: true },
   state: { type: 'string' },
   var: { type: 'string', multiple: true },
   yes: { type: 'boolean', short: 'y' },
@@ -25,6 +30,8 @@ export const SHARED_OPTIONS = {
 
 export interface SharedValues {
   tools?: string[];
+  'tools-dir'?: string[];
+  mcp?: string[];
   state?: string;
   var?: string[];
   timeout?: string;
@@ -32,18 +39,75 @@ export interface SharedValues {
   'max-tool-calls'?: string;
 }
 
-export async function loadRegistry(values: SharedValues, io: CliIO): Promise<ToolRegistry> {
+export type { LoadFailure };
+
+export interface LoadedTools {
+  registry: ToolRegistry;
+  /** What failed to load without stopping the rest (print them as warnings). */
+  failures: LoadFailure[];
+  /** Stops the MCP servers started for --mcp; call it when the command is done, also on failure. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the registry from --tools, --tools-dir and --mcp (in that order) and --state. A source that
+ * cannot load at all (a missing module or directory, an MCP server that does not start) is a
+ * UsageError, after closing what was already started; a single bad file of a directory is a failure.
+ */
+export async function loadRegistry(values: SharedValues, io: CliIO): Promise<LoadedTools> {
   const registry = new ToolRegistry();
-  for (const specifier of values.tools ?? []) {
-    try {
-      await loadToolModule(registry, specifier, io.cwd);
-    } catch (error) {
-      if (error instanceof ToolLoadError) throw new UsageError(error.message);
-      throw error;
+  const failures: LoadFailure[] = [];
+  const connections: Array<{ close(): Promise<void> }> = [];
+  const close = async () => {
+    await Promise.all(connections.splice(0).map((connection) => connection.close()));
+  };
+  // Ctrl-C while tools load (a slow --tool-info, an MCP server starting) stops the probes and the
+  // servers already started, instead of leaving them behind.
+  const interrupted = new AbortController();
+  const onInterrupt = () => interrupted.abort(new UsageError('interrupted (Ctrl-C) while loading tools'));
+  process.once('SIGINT', onInterrupt);
+  const stopIfInterrupted = () => {
+    if (interrupted.signal.aborted) throw interrupted.signal.reason;
+  };
+  try {
+    for (const specifier of values.tools ?? []) await loadToolModule(registry, specifier, io.cwd);
+    for (const dir of values['tools-dir'] ?? []) {
+      const loaded = await registry.loadExecutables(path.resolve(io.cwd, dir), { signal: interrupted.signal });
+      failures.push(...loaded.failures.map((failure) => ({ ...failure, source: path.relative(io.cwd, failure.source) || failure.source })));
     }
+    for (const text of values.mcp ?? []) {
+      stopIfInterrupted();
+      const connection = await registry.connectMcp({ ...parseMcpCommand(text), cwd: io.cwd, signal: interrupted.signal });
+      connections.push(connection);
+      failures.push(...connection.failures);
+    }
+    stopIfInterrupted();
+    if (values.state !== undefined) applyState(registry, values.state, io.cwd);
+  } catch (error) {
+    await close();
+    if (error instanceof ToolLoadError) throw new UsageError(error.message);
+    throw error;
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
   }
-  if (values.state !== undefined) applyState(registry, values.state, io.cwd);
-  return registry;
+  return { registry, failures, close };
+}
+
+/** `--mcp "<command> [args]"` → `{ command, args }` (quoting rules: src/providers/command-line.ts). */
+export function parseMcpCommand(text: string): { command: string; args: string[] } {
+  let words: string[];
+  try {
+    words = splitCommandLine(text);
+  } catch (error) {
+    throw new UsageError(`--mcp ${JSON.stringify(text)}: ${(error as Error).message}`);
+  }
+  const [command, ...args] = words as [string, ...string[]];
+  return { command, args };
+}
+
+/** Tools that failed to load, as warnings on stderr. */
+export function reportLoadFailures(failures: LoadFailure[], io: CliIO): void {
+  for (const { source, reason } of failures) io.stderr(`nuwa: warning: ${source}: not loaded: ${reason}\n`);
 }
 
 function applyState(registry: ToolRegistry, file: string, cwd: string): void {

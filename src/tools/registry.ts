@@ -19,6 +19,8 @@ import type {
   ToolSchema,
   ToolSource,
 } from './types.js';
+import type { ExecutableOptions, ExecutablesLoaded } from '../providers/executables.js';
+import type { McpConnectOptions, McpConnection } from '../providers/mcp-client.js';
 
 const CATEGORIES: readonly ToolCategory[] = ['file', 'network', 'system', 'data', 'llm', 'custom'];
 const CONFIRM_LEVELS: readonly ConfirmLevel[] = ['none', 'read', 'write', 'destructive'];
@@ -122,6 +124,22 @@ export class ToolRegistry {
   /** The JSON-Schema function-calling form of every tool. */
   get schemas(): FunctionSchema[] {
     return this.list().map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parametersSchema }));
+  }
+
+  // --- tools outside the process (TOOLS.md §9) ------------------------------------------------
+  // The providers are imported on first use: a host that never spawns a process does not load
+  // them (nor the MCP SDK), and the registry itself knows nothing of processes.
+
+  /** Registers the executable tools of a directory; reports each file that failed, without stopping. */
+  async loadExecutables(dir: string, options?: ExecutableOptions): Promise<ExecutablesLoaded> {
+    const { loadExecutables } = await import('../providers/executables.js');
+    return loadExecutables(this, dir, options);
+  }
+
+  /** Starts an MCP server (stdio) and registers its tools as `<server>.<tool>`; `close()` stops it. */
+  async connectMcp(options: McpConnectOptions): Promise<McpConnection> {
+    const { connectMcp } = await import('../providers/mcp-client.js');
+    return connectMcp(this, options);
   }
 
   /** A new session with its own state, for running scripts side by side on one registry. */

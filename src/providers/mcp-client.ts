@@ -1,0 +1,261 @@
+// The tools of a Model Context Protocol server as Nuwa tools (TOOLS.md §9), with the official MCP
+// SDK over stdio. This module only makes tool definitions whose `execute` sends `tools/call`; the
+// registry validates the arguments against the server's own input schemas, applies the approval
+// policy and limits, and emits events, as for every tool. A call's signal (the run's cancellation or
+// the tool's timeoutMs) reaches the server as MCP cancellation through the SDK's request signal.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import path from 'node:path';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ConfirmLevel, ToolCategory, ToolContext, ToolDefinition } from '../tools/types.js';
+import type { JsonObject, JsonValue } from '../values/json.js';
+import type { LoadFailure } from './executables.js';
+import { confirmFromHints, errorText, resultValue, toIdentifier, type McpToolResult } from './mcp-mapping.js';
+import { ToolLoadError } from './module.js';
+import { lastLines } from './subprocess.js';
+
+export interface McpConnectOptions {
+  /** The program that starts the server (no shell: a path or a name looked up in PATH). */
+  command: string;
+  args?: string[];
+  /** Added to (or overriding) the host's environment. */
+  env?: Record<string, string>;
+  /** The toolset name; default: the name the server reports, made an identifier. */
+  name?: string;
+  cwd?: string;
+  /** Per-call time limit (default 60 s); on expiry the call is cancelled at the server. */
+  timeoutMs?: number;
+  /** The risk level of tools whose annotations give none (default `write`). */
+  confirm?: ConfirmLevel;
+  /** The category of the server's tools (default `custom`). */
+  category?: ToolCategory;
+  /** How long starting the server and listing its tools may take (default 60 s). */
+  startTimeoutMs?: number;
+  /** Stops connecting (the server is closed and connectMcp rejects). */
+  signal?: AbortSignal;
+}
+
+export interface McpConnection {
+  /** The toolset the server's tools are registered under (`<name>.<tool>`). */
+  readonly name: string;
+  /** The name and version the server reported. */
+  readonly server: { name: string; version: string };
+  /** The names of the tools registered. */
+  readonly tools: string[];
+  /** The server's tools that could not be registered, and why. */
+  readonly failures: LoadFailure[];
+  /** The server's process id (while it runs). */
+  readonly pid: number | null;
+  /** Stops the server and unregisters its tools. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+const DEFAULT_START_TIMEOUT_MS = 60_000;
+const STDERR_TAIL_BYTES = 8 * 1024;
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+// Servers still open when the host exits are ended: no server outlives the program that started it.
+const openServers = new Set<() => void>();
+let exitHookInstalled = false;
+function onHostExit(kill: () => void): () => void {
+  openServers.add(kill);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => {
+      for (const end of openServers) end();
+    });
+  }
+  return () => openServers.delete(kill);
+}
+
+export async function connectMcp(registry: ToolRegistry, options: McpConnectOptions): Promise<McpConnection> {
+  checkOptions(options);
+  const shown = [options.command, ...(options.args ?? [])].join(' ');
+  const transport = new StdioClientTransport({
+    command: options.command,
+    args: options.args ?? [],
+    env: { ...hostEnvironment(), ...options.env },
+    cwd: options.cwd,
+    // Kept, not shown: a server's log lines would mix with the script's output. Their last lines
+    // explain a server that fails to start or dies.
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+    if (stderr.length > STDERR_TAIL_BYTES) stderr = stderr.slice(-STDERR_TAIL_BYTES);
+  });
+  const stderrNote = () => {
+    const tail = lastLines(stderr);
+    return tail === '' ? '' : `; its stderr: ${tail.split('\n').join(' | ')}`;
+  };
+
+  // The pid is taken as soon as the process exists: the transport forgets it once closing begins.
+  let pid: number | null = null;
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    pid = transport.pid;
+  };
+  const kill = (signal: NodeJS.Signals) => {
+    if (pid === null) return;
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+
+  const client = new Client({ name: 'nuwa', version: '1' }, { capabilities: {} });
+  let connected = true;
+  client.onclose = () => {
+    connected = false;
+  };
+  client.onerror = () => {}; // a bad message from the server fails its request; nothing else to do
+
+  const startTimeoutMs = Math.min(options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS, MAX_TIMER_MS);
+  let serverTools: Tool[];
+  try {
+    await client.connect(transport, { timeout: startTimeoutMs, signal: options.signal });
+    serverTools = await listAllTools(client, startTimeoutMs, options.signal);
+  } catch (error) {
+    // The SDK has begun a polite close (stdin closed, SIGTERM after 2 s) without waiting for it; a
+    // server that failed to start gets no such grace, or the host could exit before it ends.
+    await client.close().catch(() => {});
+    kill('SIGKILL');
+    if (options.signal?.aborted) throw options.signal.reason;
+    throw new ToolLoadError(`cannot use the MCP server \`${shown}\`: ${startFailure(error, options.command)}${stderrNote()}`, { cause: error });
+  }
+  const forget = onHostExit(() => kill('SIGTERM'));
+
+  const reported = client.getServerVersion() ?? { name: path.basename(options.command), version: '' };
+  const group = uniqueGroup(registry, options.name ?? toIdentifier(reported.name || path.basename(options.command)));
+  const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
+
+  const call = async (toolName: string, args: JsonObject, context: ToolContext): Promise<JsonValue> => {
+    if (!connected) throw new Error(`the MCP server "${group}" is not running${stderrNote()}`);
+    // The call gets a signal of its own, unlinked once it is over: the SDK never removes its abort
+    // listener, so handing it the run's long-lived signal would pile up listeners and, when the
+    // run ends, send the server a cancellation for every call already answered.
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(context.signal.reason);
+    if (context.signal.aborted) onAbort();
+    else context.signal.addEventListener('abort', onAbort, { once: true });
+    let result: McpToolResult & { toolResult?: unknown };
+    try {
+      result = await client.callTool({ name: toolName, arguments: args }, undefined, {
+        signal: controller.signal,
+        // The registry's timeoutMs ends the call first (and cancels it at the server); this only
+        // keeps the SDK's own default from cutting a longer limit short.
+        timeout: Math.min(timeoutMs + 1_000, MAX_TIMER_MS),
+      });
+    } catch (error) {
+      if (context.signal.aborted) throw context.signal.reason;
+      if (!connected) throw new Error(`the MCP server "${group}" stopped during the call${stderrNote()}`);
+      throw error instanceof Error ? error : new Error(String(error));
+    } finally {
+      context.signal.removeEventListener('abort', onAbort);
+    }
+    if (result.isError === true) throw new Error(errorText(result));
+    // Servers of the protocol's first version answer with `toolResult` instead of content.
+    if (result.content === undefined && result.toolResult !== undefined) return result.toolResult as JsonValue;
+    return resultValue(result);
+  };
+
+  const tools: string[] = [];
+  const failures: LoadFailure[] = [];
+  const taken = new Set<string>();
+  for (const tool of serverTools) {
+    let name = toIdentifier(tool.name);
+    for (let n = 2; taken.has(name); n++) name = `${toIdentifier(tool.name)}_${n}`;
+    taken.add(name);
+    const fullName = `${group}.${name}`;
+    const definition: ToolDefinition = {
+      name: fullName,
+      description: tool.description ?? tool.annotations?.title ?? tool.title ?? '',
+      parameters: tool.inputSchema as ToolDefinition['parameters'],
+      returns: (tool.outputSchema ?? 'any') as ToolDefinition['returns'],
+      confirm: confirmFromHints(tool.annotations, options.confirm ?? 'write'),
+      category: options.category ?? 'custom',
+      timeoutMs,
+      source: 'mcp',
+      execute: (args, context) => call(tool.name, args, context),
+    };
+    try {
+      tools.push(registry.register(definition).name);
+    } catch (error) {
+      failures.push({ source: `${shown} (tool ${tool.name})`, reason: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    name: group,
+    server: { name: reported.name, version: reported.version },
+    tools,
+    failures,
+    get pid() {
+      return connected ? pid : null;
+    },
+    close() {
+      closing ??= (async () => {
+        for (const name of tools) registry.unregister(name);
+        await client.close().catch(() => {});
+        forget();
+      })();
+      return closing;
+    },
+  };
+}
+
+function checkOptions(options: McpConnectOptions): void {
+  if (options === null || typeof options !== 'object') throw new TypeError('connectMcp({ command, args, env, name }): options are required');
+  if (typeof options.command !== 'string' || options.command === '') throw new TypeError('connectMcp: command must be a non-empty string');
+  if (options.args !== undefined && (!Array.isArray(options.args) || options.args.some((a) => typeof a !== 'string'))) {
+    throw new TypeError('connectMcp: args must be a list of strings');
+  }
+  for (const key of ['timeoutMs', 'startTimeoutMs'] as const) {
+    const value = options[key];
+    if (value !== undefined && (typeof value !== 'number' || !(value > 0))) throw new TypeError(`connectMcp: ${key} must be a positive number`);
+  }
+}
+
+/** The host's environment as the SDK wants it (strings only). */
+function hostEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (typeof value === 'string') env[key] = value;
+  return env;
+}
+
+async function listAllTools(client: Client, timeout: number, signal: AbortSignal | undefined): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  // A server that keeps handing out cursors must not keep us here forever.
+  for (let page = 0; page < 100; page++) {
+    const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout, signal });
+    tools.push(...result.tools);
+    cursor = result.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return tools;
+}
+
+/** A toolset name not used yet: a second server reporting the same name gets `_2`. */
+function uniqueGroup(registry: ToolRegistry, base: string): string {
+  const used = (group: string) => registry.names().some((name) => name === group || name.startsWith(`${group}.`));
+  let group = base;
+  for (let n = 2; used(group); n++) group = `${base}_${n}`;
+  return group;
+}
+
+function startFailure(error: unknown, command: string): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOENT') return `no such command: ${command}`;
+  if (code === 'EACCES') return `${command} is not executable`;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/Connection closed/i.test(message)) return 'the server exited before it answered';
+  if (/timed out/i.test(message)) return 'the server did not answer in time';
+  return message;
+}

@@ -1,0 +1,151 @@
+// End-to-end: `nuwa mcp` driven by the MCP SDK's own client over stdio, as an MCP client (an IDE, a
+// desktop assistant, another agent) would use it.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isAlive, tempDir, waitFor } from '../support/processes.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = path.join(root, 'bin', 'nuwa');
+const tools = path.join(root, 'test/fixtures/mcp/tools.mjs');
+const fixtureServer = `node ${path.join(root, 'test/fixtures/mcp/server.mjs')}`;
+
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+async function serve(args: string[], env: Record<string, string> = {}) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', ...args], cwd: root, env: { ...env, PATH: process.env.PATH ?? '' }, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk) => (stderr += chunk));
+  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as {
+    content: Array<{ type: string; text: string }>;
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+  };
+  return { client, transport, call, stderr: () => stderr };
+}
+
+describe('nuwa mcp', () => {
+  it('lists run_script, describe_tools and each tool under its exported name with schema and annotations', async () => {
+    const { client } = await serve(['--tools', tools]);
+    expect(client.getServerVersion()?.name).toBe('nuwa');
+    const { tools: listed } = await client.listTools();
+    const byName = Object.fromEntries(listed.map((tool) => [tool.name, tool]));
+    expect(Object.keys(byName)).toEqual(['run_script', 'describe_tools', 'math__add', 'remember', 'recall', 'send_mail', 'drop_table']);
+    expect(byName.math__add!.inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] });
+    expect(byName.math__add!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false });
+    expect(byName.send_mail!.annotations).toEqual({ readOnlyHint: false, destructiveHint: false });
+    expect(byName.drop_table!.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.run_script!.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.run_script!.inputSchema.required).toEqual(['script']);
+  });
+
+  it('runs scripts: the run --json object as structuredContent and text; state persists across calls', async () => {
+    const { call } = await serve(['--tools', tools]);
+    const first = await call('run_script', { script: 'LET s = CALL math.add { a: base, b: 2 }\nPRINT(s)\nCALL remember { key: "total", value: s }', variables: { base: 40 } });
+    expect(first.isError).toBe(false);
+    expect(first.structuredContent).toMatchObject({ ok: true, output: ['42'], variables: { base: 40, s: 42 }, state: { total: 42 }, stats: { toolCalls: 2 } });
+    expect(JSON.parse(first.content[0]!.text)).toEqual(first.structuredContent);
+    const second = await call('run_script', { script: 'PRINT(CALL recall { key: "total" } + 1)' });
+    expect(second.structuredContent).toMatchObject({ ok: true, output: ['43'], state: { total: 42 } });
+  });
+
+  it('flags a failed script with isError and the error in the report', async () => {
+    const { call } = await serve(['--tools', tools]);
+    const syntax = await call('run_script', { script: 'LET x = \nPRINT(x' });
+    expect(syntax.isError).toBe(true);
+    expect(syntax.structuredContent).toMatchObject({ ok: false, error: { kind: 'SyntaxError' } });
+    const runtime = await call('run_script', { script: 'PRINT("before")\nCALL math.add { a: "x", b: 1 }' });
+    expect(runtime.isError).toBe(true);
+    expect(runtime.structuredContent).toMatchObject({ ok: false, output: ['before'], error: { kind: 'ToolArgumentError', line: 2 } });
+    const bad = await call('run_script', { variables: {} });
+    expect(bad.isError).toBe(true);
+  });
+
+  it('denies calls that need approval unless started with --yes', async () => {
+    const denied = await serve(['--tools', tools]);
+    const viaScript = await denied.call('run_script', { script: 'CALL send_mail { to: "a@b.c" }' });
+    expect(viaScript.structuredContent).toMatchObject({ ok: false, error: { kind: 'ToolDeniedError' } });
+    expect((viaScript.structuredContent!.error as { message: string }).message).toMatch(/only when started with --yes/);
+    const direct = await denied.call('drop_table', { table: 'users' });
+    expect(direct.isError).toBe(true);
+    expect(direct.content[0]!.text).toMatch(/^ToolDeniedError: the call to `drop_table` \(a destructive action\) was denied/);
+
+    const approved = await serve(['--tools', tools, '--yes']);
+    expect((await approved.call('drop_table', { table: 'users' })).content[0]!.text).toBe('dropped users');
+    expect((await approved.call('run_script', { script: 'PRINT(CALL send_mail { to: "a@b.c" })' })).structuredContent).toMatchObject({ ok: true, output: ['sent to a@b.c'] });
+  });
+
+  it('calls a tool directly through the same checks: coercion, argument errors, results', async () => {
+    const { call } = await serve(['--tools', tools]);
+    const sum = await call('math__add', { a: '1.5', b: 2 });
+    expect(sum.isError).toBeFalsy();
+    expect(sum.content[0]!.text).toBe('3.5');
+    const wrong = await call('math__add', { a: 1, c: 2 });
+    expect(wrong.isError).toBe(true);
+    expect(wrong.content[0]!.text).toMatch(/^ToolArgumentError: invalid arguments for tool `math.add`/);
+    await call('remember', { key: 'k', value: { nested: [1] } });
+    const recalled = await call('recall', { key: 'k' });
+    expect(recalled.structuredContent).toEqual({ nested: [1] });
+    // the state a direct call set is the session's, as seen by scripts
+    expect((await call('run_script', { script: 'PRINT(CALL recall { key: "k" })' })).structuredContent).toMatchObject({ output: ['{"nested":[1]}'] });
+    expect((await call('no_such_tool')).isError).toBe(true);
+  });
+
+  it('describes the loaded tools for a model', async () => {
+    const { call } = await serve(['--tools', tools]);
+    const text = (await call('describe_tools')).content[0]!.text;
+    expect(text).toMatch(/LET x = CALL tool/);
+    expect(text).toContain('- math.add { a: number, b: number }: Adds two numbers');
+    expect(text).toContain('- drop_table { table: string }: Drops a table [destructive: needs approval]');
+  });
+
+  it('serves the tools of executables and of another MCP server, and closes that server when the client goes', async () => {
+    const dir = tempDir();
+    const pidFile = path.join(dir, 'pid');
+    const { call, client } = await serve(['--tools-dir', 'examples/tools', '--mcp', fixtureServer], { FIXTURE_PID_FILE: pidFile });
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['calculate_distance', 'slugify', 'system_info', 'fixture_server__add', 'fixture_server__get_weather']));
+    const result = await call('run_script', { script: 'LET d = CALL calculate_distance { x1: 0, y1: 0, x2: 3, y2: 4 }\nLET s = CALL fixture_server.add { a: d.euclidean, b: 1 }\nPRINT(s.sum)' });
+    expect(result.structuredContent).toMatchObject({ ok: true, output: ['6'] });
+    expect((await call('fixture_server__add', { a: 1, b: 2 })).structuredContent).toEqual({ sum: 3 });
+    await waitFor(() => existsSync(pidFile));
+    const serverPid = Number(readFileSync(pidFile, 'utf8'));
+    expect(isAlive(serverPid)).toBe(true);
+    await client.close();
+    clients.length = 0;
+    expect(await waitFor(() => !isAlive(serverPid))).toBe(true);
+  });
+
+  it('exits by itself when the client closes stdin', async () => {
+    const child = spawn(process.execPath, [bin, 'mcp', '--tools', tools], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.end();
+    const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    expect(await exited).toBe(0);
+    clearTimeout(kill);
+  });
+
+  it('has help, and refuses what it does not take with a usage error', () => {
+    const run = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', input: '', timeout: 20_000 });
+    const help = run(['mcp', '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: nuwa mcp \[options\]/);
+    expect(run(['--help']).stdout).toMatch(/nuwa mcp +\[options\]/);
+    const file = run(['mcp', 'plan.nuwa']);
+    expect(file.status).toBe(2);
+    expect(file.stderr).toMatch(/mcp takes no file/);
+    const json = run(['mcp', '--json']);
+    expect(json.status).toBe(2);
+    expect(json.stderr).toMatch(/--json is an option of run/);
+  });
+});
