@@ -34,7 +34,7 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-export async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<boolean> {
+export async function waitFor(condition: () => boolean, timeoutMs = 25_000): Promise<boolean> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (condition()) return true;
