@@ -3,11 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { processIO, UsageError, type CliIO } from './io.js';
 import { RUN_HELP, runCommand } from './run.js';
+import { replCommand } from './repl.js';
 
 export const HELP = `Nuwa Script: run plans of tool calls written by agents and people.
 
 Usage:
   nuwa run <file.nuwa | ->  [options]   run a script (- reads it from stdin)
+  nuwa repl                 [options]   interactive session (.help inside lists the dot commands)
   nuwa --help | --version
 
 Run \`nuwa run --help\` for the options of run.
@@ -24,6 +26,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     switch (command) {
       case 'run':
         return await runCommand(rest, io);
+      case 'repl':
+        return await replCommand(rest, io);
       case '--version':
       case '-v':
         io.stdout(`${version()}\n`);
