@@ -19,7 +19,8 @@ const NOT_BARE_KEYS = new Set<string>([...KEYWORDS, 'true', 'false', 'null']);
 
 export function formatValue(value: JsonValue, options: ValueFormat): string {
   const paint = options.color ? paintFor : () => (s: string) => s;
-  const show = (v: JsonValue, indent: string, depth: number): string => {
+  /** `lead`: how many characters come before the value on its first line (indent and key). */
+  const show = (v: JsonValue, indent: string, lead: number, depth: number): string => {
     if (v === null) return paint('constant')('null');
     if (typeof v === 'boolean') return paint('constant')(String(v));
     if (typeof v === 'number') return paint('number')(Object.is(v, -0) ? '0' : String(v));
@@ -33,12 +34,17 @@ export function formatValue(value: JsonValue, options: ValueFormat): string {
     const more = entries.length - shown.length;
     const rest = more > 0 ? [`… ${more} more ${isList ? 'item' : 'key'}${more === 1 ? '' : 's'}`] : [];
     const inner = indent + '  ';
-    const parts = shown.map(([key, item]) => (key === undefined ? '' : `${formatKey(key)}: `) + show(item, inner, depth + 1)).concat(rest);
+    const parts = shown
+      .map(([key, item]) => {
+        const label = key === undefined ? '' : `${formatKey(key)}: `;
+        return label + show(item, inner, inner.length + label.length, depth + 1);
+      })
+      .concat(rest);
     const oneLine = isList ? `[${parts.join(', ')}]` : `{ ${parts.join(', ')} }`;
-    if (visibleLength(oneLine) + indent.length <= WIDTH && !oneLine.includes('\n')) return oneLine;
+    if (lead + visibleLength(oneLine) <= WIDTH && !oneLine.includes('\n')) return oneLine;
     return `${open}\n${parts.map((p) => inner + p).join(',\n')}\n${indent}${close}`;
   };
-  return show(value, '', 0);
+  return show(value, '', 0, 0);
 }
 
 function quote(text: string): string {

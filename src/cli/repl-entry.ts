@@ -19,20 +19,29 @@ const CLOSES = new Set([T.End, T.RParen, T.RBracket, T.RBrace]);
 // entry stops at a statement boundary.
 const STATEMENT_START: IToken = { image: 'LET', startOffset: Number.NaN, tokenType: T.Let, tokenTypeIdx: T.Let.tokenTypeIdx! };
 
+/**
+ * Asking the grammar costs time in proportion to the entry, and is asked again at every line. Past
+ * this size (a few hundred lines) only open blocks, brackets and strings keep an entry going, and
+ * any other error shows when the entry is run.
+ */
+const MAX_CHECKED_TOKENS = 2000;
+
 export function entryStatus(text: string): EntryStatus {
   if (text.trim() === '') return { complete: true };
   const openString = endsInOpenString(text);
   // Lexed as if the open string were closed, so that it is one ordinary string token.
   const lexed = tokenize(openString ? `${text}"` : text);
-  if (lexed.problems.length > 0 || !canContinue(lexed.tokens)) return { complete: true };
+  if (lexed.problems.length > 0) return { complete: true };
+  if (lexed.tokens.length > MAX_CHECKED_TOKENS) return openString || openDepth(lexed.tokens) > 0 ? { complete: false, openString } : { complete: true };
+  if (!canContinue(lexed.tokens)) return { complete: true };
   if (openString || openDepth(lexed.tokens) > 0) return { complete: false, openString };
   if (!canContinue([...lexed.tokens, STATEMENT_START])) return { complete: false, openString: false };
   return { complete: true };
 }
 
 /**
- * Blocks and brackets still open at the end. Only asked of a valid prefix of a script, where every
- * END and closing bracket closes the innermost opener, so counting is exact.
+ * Blocks and brackets still open at the end. In a valid prefix of a script every END and closing
+ * bracket closes the innermost opener, so counting is exact.
  */
 function openDepth(tokens: IToken[]): number {
   let depth = 0;

@@ -136,6 +136,24 @@ class Repl {
       io.stdout(`Nuwa Script REPL: ${count} tool${count === 1 ? '' : 's'} loaded. Type .help for help, .exit or Ctrl-D to leave.\n`);
     }
 
+    // A tool may still fail after its call has ended (a timer, an event listener): in a REPL that
+    // is reported, like node's own REPL does, instead of ending the session.
+    const onStray = (error: unknown) => {
+      this.failed = true;
+      io.stderr(`nuwa: a tool failed outside its call: ${error instanceof Error ? error.message : String(error)}\n`);
+      if (!this.running) this.prompt();
+    };
+    process.on('uncaughtException', onStray);
+    process.on('unhandledRejection', onStray);
+    try {
+      return await this.loop();
+    } finally {
+      process.removeListener('uncaughtException', onStray);
+      process.removeListener('unhandledRejection', onStray);
+    }
+  }
+
+  private async loop(): Promise<number> {
     this.prompt();
     let exited = false;
     for await (const line of this.rl) {

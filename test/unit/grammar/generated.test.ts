@@ -87,7 +87,7 @@ describe('grammar/syntax-diagrams.html', () => {
     window.window = window;
     const context = vm.createContext(window);
     for (const script of scripts) vm.runInContext(script, context);
-    const rules = serializedGrammar().map((rule) => (rule as { name: string }).name);
+    const rules = serializedGrammar().map((rule) => (rule as unknown as { name: string }).name);
     const svgs = target.innerHTML.match(/<svg/g) ?? [];
     expect(svgs.length).toBe(rules.length);
     for (const rule of rules) expect(target.innerHTML).toContain(`>${rule}<`);
