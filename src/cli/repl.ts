@@ -140,7 +140,7 @@ class Repl {
     // is reported, like node's own REPL does, instead of ending the session.
     const onStray = (error: unknown) => {
       this.failed = true;
-      io.stderr(`nuwa: a tool failed outside its call: ${error instanceof Error ? error.message : String(error)}\n`);
+      io.stderr(`nuwa: uncaught error, outside any entry (a tool's timer or event handler?): ${error instanceof Error ? error.message : String(error)}\n`);
       if (!this.running) this.prompt();
     };
     process.on('uncaughtException', onStray);
@@ -285,7 +285,7 @@ class Repl {
   }
 
   private complete(line: string): [string[], string] {
-    const before = this.pending === undefined ? line : `${this.pending}\n${line}`;
+    const before = this.pending === undefined ? line : `${this.pending}${this.pendingOpenString ? '\\n' : '\n'}${line}`;
     const { registry } = this.options;
     try {
       return complete(before, {

@@ -93,7 +93,7 @@ describe('nuwa repl on a terminal', () => {
     // A tool that throws after its call has ended does not end the session either.
     from = terminal.mark();
     terminal.write('CALL throw_later {}\r');
-    await terminal.waitFor('a tool failed outside its call: thrown after the call', from);
+    await terminal.waitFor("uncaught error, outside any entry (a tool's timer or event handler?): thrown after the call", from);
     expect(await enter(terminal, 'kept')).toContain('"still here"');
 
     // At the prompt: Ctrl-C drops the line being typed, and twice on an empty line leaves.
@@ -164,6 +164,16 @@ describe('nuwa repl on a terminal', () => {
     expect(plain.raw).not.toMatch(/\u001b\[3\dm/);
     plain.write('.exit\r');
     await plain.exit();
+  });
+});
+
+describe('highlighted code frames of nuwa run', () => {
+  it('colours the frame like the code on a terminal', async () => {
+    const terminal = new Terminal(process.execPath, [bin, 'run', 'examples/diagnostics.nuwa', '--tools', 'examples/tools.mjs'], { cwd: root, env: { ...process.env, NO_COLOR: undefined } });
+    open.push(terminal);
+    expect(await terminal.exit()).toBe(1);
+    expect(terminal.text).toContain('9 | LET message = "MSFT is at " + price');
+    expect(terminal.raw).toContain('\u001b[35mLET\u001b[39m message \u001b[35m=\u001b[39m \u001b[32m"MSFT is at "\u001b[39m \u001b[35m+\u001b[39m price');
   });
 });
 

@@ -165,6 +165,19 @@ describe('nuwa repl with piped input', () => {
   });
 });
 
+describe('the README', () => {
+  it('shows a REPL session as it really goes', async () => {
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const transcript = /```\n\$ nuwa repl --tools examples\/tools\.mjs\n([\s\S]*?)```/.exec(readme)![1]!.split('\n').slice(1, -1);
+    const input = transcript.filter((line) => /^(> |\.\.\. )/.test(line)).map((line) => line.replace(/^(> |\.\.\. )/, ''));
+    const expected = transcript.filter((line) => !/^(> |\.\.\. )/.test(line));
+    let shown = '';
+    const cli: CliIO = { stdout: (t) => void (shown += t), stderr: (t) => void (shown += t), readStdin: async () => '', interactive: false, color: false, cwd: root };
+    await replCommand(['--tools', 'examples/tools.mjs'], cli, { input: Readable.from([`${input.join('\n')}\n`]), output: new PassThrough(), terminal: false });
+    expect(shown).toBe(`${expected.join('\n')}\n`);
+  });
+});
+
 describe('nuwa repl usage', () => {
   it('refuses a file argument and --json with exit status 2', async () => {
     for (const args of [['repl', 'script.nuwa'], ['repl', '--json'], ['repl', '--bogus']]) {
