@@ -184,7 +184,7 @@ class Repl {
       if (trimmed === '') return undefined;
       if (trimmed.startsWith('.')) return this.command(trimmed);
     }
-    const text = this.pending === undefined ? line : `${this.pending}${this.pendingOpenString ? '\\n' : '\n'}${line}`;
+    const text = this.withPending(line);
     const status = entryStatus(text);
     if (!status.complete) {
       this.pending = text;
@@ -197,19 +197,23 @@ class Repl {
     return undefined;
   }
 
-  private async runEntry(source: string, fileName: string): Promise<boolean> {
+  /** The unfinished entry with `line` added: a line break, or `\n` inside a string left open. */
+  private withPending(line: string): string {
+    if (this.pending === undefined) return line;
+    return `${this.pending}${this.pendingOpenString ? '\\n' : '\n'}${line}`;
+  }
+
+  private async runEntry(source: string, fileName: string): Promise<void> {
     const { io, color } = this.options;
     const controller = new AbortController();
     this.running = controller;
     try {
       const result = await this.session.evaluate(source, { signal: controller.signal, fileName });
       if ('value' in result) io.stdout(`${formatValue(result.value!, { color })}\n`);
-      return true;
     } catch (error) {
       this.failed = true;
       if (error instanceof NuwaError) io.stderr(formatError(error, source, fileName, color));
       else io.stderr(`nuwa: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
-      return false;
     } finally {
       this.running = undefined;
     }
@@ -285,7 +289,7 @@ class Repl {
   }
 
   private complete(line: string): [string[], string] {
-    const before = this.pending === undefined ? line : `${this.pending}${this.pendingOpenString ? '\\n' : '\n'}${line}`;
+    const before = this.withPending(line);
     const { registry } = this.options;
     try {
       return complete(before, {

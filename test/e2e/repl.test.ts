@@ -169,10 +169,13 @@ describe('nuwa repl on a terminal', () => {
 
 describe('highlighted code frames of nuwa run', () => {
   it('colours the frame like the code on a terminal', async () => {
-    const terminal = new Terminal(process.execPath, [bin, 'run', 'examples/diagnostics.nuwa', '--tools', 'examples/tools.mjs'], { cwd: root, env: { ...process.env, NO_COLOR: undefined } });
+    const dir = mkdtempSync(path.join(tmpdir(), 'nuwa-run-'));
+    writeFileSync(path.join(dir, 'join.nuwa'), 'LET price = 415.5 // MSFT\nLET message = "MSFT is at " + price\n');
+    const terminal = new Terminal(process.execPath, [bin, 'run', 'join.nuwa'], { cwd: dir, env: { ...process.env, NO_COLOR: undefined } });
     open.push(terminal);
     expect(await terminal.exit()).toBe(1);
-    expect(terminal.text).toContain('9 | LET message = "MSFT is at " + price');
+    expect(terminal.text).toContain('1 | LET price = 415.5 // MSFT\n2 | LET message = "MSFT is at " + price');
+    expect(terminal.raw).toContain('\u001b[35mLET\u001b[39m price \u001b[35m=\u001b[39m \u001b[33m415.5\u001b[39m \u001b[90m// MSFT\u001b[39m');
     expect(terminal.raw).toContain('\u001b[35mLET\u001b[39m message \u001b[35m=\u001b[39m \u001b[32m"MSFT is at "\u001b[39m \u001b[35m+\u001b[39m price');
   });
 });
