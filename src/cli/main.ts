@@ -9,6 +9,7 @@ export const HELP = `Nuwa Script: run plans of tool calls written by agents and 
 Usage:
   nuwa run <file.nuwa | ->  [options]   run a script (- reads it from stdin)
   nuwa mcp                  [options]   serve run_script, describe_tools and the loaded tools over MCP (stdio)
+  nuwa repl                 [options]   interactive session (.help inside lists the dot commands)
   nuwa --help | --version
 
 Run \`nuwa run --help\` for the options of run.
@@ -28,6 +29,9 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       case 'mcp':
         // Imported on demand: the MCP SDK is not loaded by the other commands.
         return await (await import('./mcp.js')).mcpCommand(rest, io);
+      case 'repl':
+        // Imported on demand too: node:repl and the completion machinery are not needed by `run`.
+        return await (await import('./repl.js')).replCommand(rest, io);
       case '--version':
       case '-v':
         io.stdout(`${version()}\n`);

@@ -3,6 +3,7 @@
 import pc from 'picocolors';
 import type { NuwaError } from '../errors.js';
 import { codeFrame } from '../syntax/source.js';
+import { highlightFrame } from './highlight.js';
 
 export function formatError(error: NuwaError, source: string | undefined, fileName: string, color: boolean): string {
   const paint = color ? pc : pc.createColors(false);
@@ -13,7 +14,7 @@ export function formatError(error: NuwaError, source: string | undefined, fileNa
   const blocks = problems.map(({ line, column, message }) => {
     const where = line === undefined ? fileName : `${fileName}:${line}:${column ?? 1}`;
     const head = `${paint.bold(where)}: ${paint.red(paint.bold(error.kind))}: ${message}`;
-    const frame = line !== undefined && source !== undefined ? codeFrame(source, line, column ?? 1, { caret: (s) => paint.red(paint.bold(s)) }) : '';
+    const frame = line !== undefined && source !== undefined ? highlightFrame(codeFrame(source, line, column ?? 1, { caret: (s) => paint.red(paint.bold(s)) }), source, color) : '';
     return frame ? `${head}\n${frame}` : head;
   });
   return `${blocks.join('\n\n')}\n`;

@@ -123,7 +123,7 @@ function readScript(file: string, cwd: string): string {
   }
 }
 
-function openTrace(file: string, cwd: string): { write(event: NuwaEvent): void; close(): void } {
+export function openTrace(file: string, cwd: string): { write(event: NuwaEvent): void; close(): void } {
   let fd: number;
   try {
     fd = openSync(path.resolve(cwd, file), 'w');

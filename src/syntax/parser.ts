@@ -401,3 +401,13 @@ export function parseExpressionTokens(tokens: IToken[]): { expression: A.Express
   for (const error of parser.errors) problems.push(problemOf(tokens, error.token, undefined, error.message));
   return { expression, problems };
 }
+
+/** The grammar as Chevrotain serializes it: for the syntax diagrams and the EBNF check (`npm run grammar`). */
+export function serializedGrammar(): ReturnType<NuwaParser['getSerializedGastProductions']> {
+  return parser.getSerializedGastProductions();
+}
+
+/** True when more text could still complete `tokens` into a valid script (grammar only; for the REPL's continuation lines). */
+export function canContinue(tokens: IToken[]): boolean {
+  return parser.computeContentAssist('script', tokens).length > 0;
+}
