@@ -2,7 +2,16 @@
 export { Interpreter } from './runtime/interpreter.js';
 export type { InterpreterOptions, RunOptions, RunResult, ScriptScope } from './runtime/interpreter.js';
 export { ToolRegistry, createToolRegistry } from './tools/registry.js';
-export type { RegisteredTool, FunctionSchema } from './tools/registry.js';
+export type { RegisteredTool, FunctionSchema, ToolRegistryOptions, RegistryEvent, RegistryEventType, RegistryListener } from './tools/registry.js';
+export type { FunctionCall, ToolResult, ToolResultMetadata, ExecuteOptions, ExecuteDefaults } from './tools/execute.js';
+export { toOpenAITools, toAnthropicTools } from './tools/function-calling.js';
+export type { OpenAITool, AnthropicTool } from './tools/function-calling.js';
+export { defineTool } from './tools/forms.js';
+export type { DefineToolSpec, DefinedTool, DefinedToolContext, PlaitedHandler, PlaitedSchema } from './tools/forms.js';
+export type { SearchOptions, SearchResult } from './tools/search.js';
+export { exportedName, fromExportedName } from './tools/names.js';
+export { buildPrompt } from './prompt/prompt.js';
+export type { PromptOptions } from './prompt/prompt.js';
 export { Session } from './tools/session.js';
 export { parse } from './syntax/parse.js';
 export type { ParseOptions } from './syntax/parse.js';
