@@ -3,11 +3,15 @@
 import { readFileSync } from 'node:fs';
 import { processIO, UsageError, type CliIO } from './io.js';
 import { RUN_HELP, runCommand } from './run.js';
+import { toolsCommand } from './tools.js';
+import { promptCommand } from './prompt.js';
 
 export const HELP = `Nuwa Script: run plans of tool calls written by agents and people.
 
 Usage:
   nuwa run <file.nuwa | ->  [options]   run a script (- reads it from stdin)
+  nuwa tools [<name>]       [options]   list the loaded tools, or describe one; --search "<intent>" ranks them
+  nuwa prompt               [options]   print a system prompt that teaches a model Nuwa Script and the loaded tools
   nuwa --help | --version
 
 Run \`nuwa run --help\` for the options of run.
@@ -24,6 +28,10 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     switch (command) {
       case 'run':
         return await runCommand(rest, io);
+      case 'tools':
+        return await toolsCommand(rest, io);
+      case 'prompt':
+        return await promptCommand(rest, io);
       case '--version':
       case '-v':
         io.stdout(`${version()}\n`);
