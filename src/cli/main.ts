@@ -3,8 +3,6 @@
 import { readFileSync } from 'node:fs';
 import { processIO, UsageError, type CliIO } from './io.js';
 import { RUN_HELP, runCommand } from './run.js';
-import { toolsCommand } from './tools.js';
-import { promptCommand } from './prompt.js';
 
 export const HELP = `Nuwa Script: run plans of tool calls written by agents and people.
 
@@ -28,10 +26,11 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     switch (command) {
       case 'run':
         return await runCommand(rest, io);
+      // Loaded on demand: `nuwa run` starts without them.
       case 'tools':
-        return await toolsCommand(rest, io);
+        return await (await import('./tools.js')).toolsCommand(rest, io);
       case 'prompt':
-        return await promptCommand(rest, io);
+        return await (await import('./prompt.js')).promptCommand(rest, io);
       case '--version':
       case '-v':
         io.stdout(`${version()}\n`);

@@ -68,6 +68,22 @@ export interface ExecuteDefaults extends Omit<ExecuteOptions, 'session' | 'signa
 }
 
 const DEFAULT_APPROVAL_LEVELS: readonly ConfirmLevel[] = ['write', 'destructive'];
+const CONFIRM_LEVELS: readonly ConfirmLevel[] = ['none', 'read', 'write', 'destructive'];
+
+/** Checks the policy options of a registry or of one call; throws a TypeError naming the bad one. */
+export function checkExecuteOptions(options: ExecuteDefaults & ExecuteOptions, where: string): void {
+  if (options === null || typeof options !== 'object') throw new TypeError(`${where}: options must be an object`);
+  const { approve, needsApproval, timeoutMs, onEvent, print, session, signal } = options;
+  if (approve !== undefined && typeof approve !== 'function') throw new TypeError(`${where}: approve must be a function ({ toolName, confirm, category, args }) => boolean`);
+  if (needsApproval !== undefined && (!Array.isArray(needsApproval) || needsApproval.some((level) => !CONFIRM_LEVELS.includes(level)))) {
+    throw new TypeError(`${where}: needsApproval must be a list of confirm levels (${CONFIRM_LEVELS.join(', ')})`);
+  }
+  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs >= 0))) throw new TypeError(`${where}: timeoutMs must be a non-negative number, got ${String(timeoutMs)}`);
+  if (onEvent !== undefined && typeof onEvent !== 'function') throw new TypeError(`${where}: onEvent must be a function`);
+  if (print !== undefined && typeof print !== 'function') throw new TypeError(`${where}: print must be a function`);
+  if (session !== undefined && (session === null || typeof session.getStateValue !== 'function')) throw new TypeError(`${where}: session must come from registry.createSession()`);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError(`${where}: signal must be an AbortSignal`);
+}
 const sandboxes = new WeakMap<ExecuteDefaults, Sandbox>();
 
 /** Runs one call. Resolves to a ToolResult whatever happens; never rejects. */
@@ -88,6 +104,7 @@ export async function executeCall(registry: ToolRegistry, defaults: ExecuteDefau
     toolName = tool.name;
     const args = readArguments(tool, input);
     if (typeof args === 'string') return finish(failure('ToolArgumentError', args));
+    if (options !== undefined) checkExecuteOptions(options, 'execute');
     host = new ExecuteHost(registry, defaults, options ?? {});
     try {
       const data = (await invokeTool(host, tool.name, args, {}, 'json')) as JsonValue;
@@ -97,7 +114,8 @@ export async function executeCall(registry: ToolRegistry, defaults: ExecuteDefau
     }
   } catch (error) {
     if (error instanceof NuwaError) return finish(failure(error.kind, error.message));
-    return finish(failure('ToolExecutionError', error instanceof Error ? error.message : String(error)));
+    // Not the tool's doing (invokeTool wraps those): a host mistake, such as a bad option.
+    return finish(failure('TypeError', error instanceof Error ? error.message : String(error)));
   }
 }
 
@@ -177,7 +195,6 @@ class ExecuteHost implements CallHost {
     if (sandbox === undefined) sandboxes.set(defaults, (sandbox = new Sandbox(defaults.sandboxDir)));
     this.sandbox = sandbox;
     const timeoutMs = options.timeoutMs ?? defaults.timeoutMs ?? DEFAULT_LIMITS.timeoutMs;
-    if (typeof timeoutMs !== 'number' || !(timeoutMs >= 0)) throw new NuwaError('TypeError', `execute: timeoutMs must be a non-negative number, got ${String(timeoutMs)}`);
     this.timer = setTimeout(
       () => this.stop(new NuwaError('LimitExceededError', `the call took longer than timeoutMs (${timeoutMs} ms)`)),
       Math.min(timeoutMs, 2 ** 31 - 1),

@@ -4,7 +4,7 @@
 // function calling is execute.ts, search is search.ts: the registry holds tools and hands them out.
 import type { JsonValue } from '../values/json.js';
 import { buildTool, checkName, type RegisteredTool } from './build.js';
-import { executeCall, type ExecuteDefaults, type ExecuteOptions, type FunctionCall, type ToolResult } from './execute.js';
+import { checkExecuteOptions, executeCall, type ExecuteDefaults, type ExecuteOptions, type FunctionCall, type ToolResult } from './execute.js';
 import { fromDefinedTool, fromPlaited, isDefinedTool, type DefinedTool, type PlaitedHandler, type PlaitedSchema, type ToolSpec } from './forms.js';
 import { exportedName, fromExportedName } from './names.js';
 import { ToolIndex, type SearchOptions, type SearchResult } from './search.js';
@@ -55,6 +55,7 @@ export class ToolRegistry {
   constructor(options: ToolRegistryOptions = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError('new ToolRegistry(options): options must be an object');
     const { embedder, ...executeDefaults } = options;
+    checkExecuteOptions(executeDefaults, 'new ToolRegistry(options)');
     if (embedder !== undefined && typeof embedder !== 'function') throw new TypeError('new ToolRegistry({ embedder }): embedder must be a function (text) => Promise<Float32Array>');
     this.embedder = embedder;
     this.executeDefaults = executeDefaults;
