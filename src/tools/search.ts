@@ -46,6 +46,8 @@ interface IndexedTool {
 /** The usual constant of reciprocal rank fusion (Cormack et al.): damps the weight of the very top ranks. */
 const RRF_K = 60;
 const DEFAULT_LIMIT = 5;
+/** An intent is a phrase: beyond this, text only costs time (fuzzy matching is per word). */
+const MAX_INTENT_LENGTH = 1000;
 
 // Words that say nothing about which tool is meant; left out of the index and of queries.
 const STOP_WORDS = new Set(
@@ -120,7 +122,7 @@ export class ToolIndex {
   async search(intent: string, options: SearchOptions = {}): Promise<SearchResult[]> {
     if (typeof intent !== 'string') throw new TypeError('search(intent): intent must be a string');
     const { limit, minScore, category, source } = checkOptions(options);
-    const query = intent.trim();
+    const query = intent.trim().slice(0, MAX_INTENT_LENGTH);
     if (query === '') return [];
     const engine = await this.load();
     const current = new Map(this.currentTools().map((tool) => [tool.name, tool]));

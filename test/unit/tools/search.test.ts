@@ -202,3 +202,14 @@ describe('search with an embedder (reciprocal rank fusion)', () => {
     expect(() => new ToolRegistry({ embedder: 'openai' as never })).toThrow(/embedder must be a function/);
   });
 });
+
+describe('hostile intents', () => {
+  it('a huge intent is cut to its first 1,000 characters, so it cannot stall the host', async () => {
+    const registry = catalogueRegistry();
+    const huge = `send an email ${'zzqx '.repeat(200_000)}`;
+    expect((await names(registry, huge))[0]).toBe('send_email');
+    const embedder = vi.fn(fakeEmbedder);
+    await catalogueRegistry({ embedder }).search(huge);
+    expect(embedder.mock.calls.every(([text]) => text.length <= 1000)).toBe(true);
+  });
+});

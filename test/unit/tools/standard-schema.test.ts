@@ -104,6 +104,20 @@ describe('Zod object schemas', () => {
     }
   });
 
+  it('a recursive schema (z.lazy-style getter) checks nested levels', async () => {
+    const node: z.ZodType = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(node).optional();
+      },
+    });
+    const registry = new ToolRegistry();
+    registry.register(order('tree', z.object({ root: node })));
+    expect((await registry.execute('tree', { root: { name: 'a', children: [{ name: 'b' }] } })).success).toBe(true);
+    const deep = await registry.execute('tree', { root: { name: 'a', children: [{ name: 'b', children: [{ nom: 'c' }] }] } });
+    expect(deep.error).toMatch(/`root\.children\[0\]\.children\[0\]` is missing the required key `name`/);
+  });
+
   it('looser and stricter objects keep their meaning', async () => {
     const registry = new ToolRegistry();
     registry.register(order('loose', z.looseObject({ id: z.number() })));
