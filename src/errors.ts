@@ -58,6 +58,10 @@ export class NuwaError extends Error {
   toolName?: string;
   /** For a ToolArgumentError: each problem with the arguments, with its path (`qty`, `items[0].id`). */
   problems?: Array<{ path: string; message: string }>;
+  /** For a ToolExecutionError from a tool's `{ success: false, error: { message, code, details } }`: its code. */
+  code?: string;
+  /** ... and its details, as the tool gave them. */
+  details?: unknown;
 
   constructor(kind: ErrorKind, message: string, options: NuwaErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -88,6 +92,8 @@ export class NuwaError extends Error {
     if (this.toolName !== undefined) out.toolName = this.toolName;
     if (this.errors !== undefined) out.errors = this.errors;
     if (this.problems !== undefined) out.problems = this.problems;
+    if (this.code !== undefined) out.code = this.code;
+    if (this.details !== undefined) out.details = this.details;
     return out;
   }
 }

@@ -30,7 +30,9 @@ export type NuwaEvent =
   | (EventBase & { type: 'tool:invoking'; runId: string; toolName: string; args: JsonObject })
   | (EventBase & { type: 'tool:completed'; runId: string; toolName: string; duration: number })
   | (EventBase & { type: 'tool:failed'; runId: string; toolName: string; duration: number; error: EventError })
-  | (EventBase & { type: 'tool:denied'; runId: string; toolName: string; confirm: string });
+  | (EventBase & { type: 'tool:denied'; runId: string; toolName: string; confirm: string })
+  // A call stopped from outside the tool: cancellation, the run's timeout or a limit, or its own timeoutMs.
+  | (EventBase & { type: 'tool:aborted'; runId: string; toolName: string; duration: number; error: EventError });
 
 export type EventType = NuwaEvent['type'];
 export type EventListener = (event: NuwaEvent) => void;

@@ -7,6 +7,8 @@ export interface CliIO {
   interactive: boolean;
   /** Colours on stderr. */
   color: boolean;
+  /** Colours on stdout (a terminal, and NO_COLOR not set): for listings such as `nuwa tools`. */
+  colorStdout?: boolean;
   cwd: string;
 }
 
@@ -21,6 +23,7 @@ export function processIO(): CliIO {
     },
     interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
     color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR,
+    colorStdout: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
     cwd: process.cwd(),
   };
 }

@@ -10,6 +10,8 @@ Usage:
   nuwa run <file.nuwa | ->  [options]   run a script (- reads it from stdin)
   nuwa mcp                  [options]   serve run_script, describe_tools and the loaded tools over MCP (stdio)
   nuwa repl                 [options]   interactive session (.help inside lists the dot commands)
+  nuwa tools [<name>]       [options]   list the loaded tools, or describe one; --search "<intent>" ranks them
+  nuwa prompt               [options]   print a system prompt that teaches a model Nuwa Script and the loaded tools
   nuwa --help | --version
 
 Run \`nuwa run --help\` for the options of run.
@@ -32,6 +34,11 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       case 'repl':
         // Imported on demand too: node:repl and the completion machinery are not needed by `run`.
         return await (await import('./repl.js')).replCommand(rest, io);
+      // Loaded on demand: `nuwa run` starts without them.
+      case 'tools':
+        return await (await import('./tools.js')).toolsCommand(rest, io);
+      case 'prompt':
+        return await (await import('./prompt.js')).promptCommand(rest, io);
       case '--version':
       case '-v':
         io.stdout(`${version()}\n`);

@@ -18,6 +18,7 @@ import type { Session } from '../tools/session.js';
 import type { ApprovalHook, ConfirmLevel, Logger } from '../tools/types.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { hintsFromConfirm } from '../providers/mcp-mapping.js';
+import { buildPrompt } from '../prompt/prompt.js';
 import { errorToJson } from './report.js';
 import { report, type RunReport } from './run.js';
 
@@ -92,7 +93,7 @@ export function createNuwaMcpServer(registry: ToolRegistry, options: NuwaMcpServ
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     if (name === RUN_SCRIPT.name) return runScript(interpreter, session, args, extra.signal);
-    if (name === DESCRIBE_TOOLS.name) return { content: [{ type: 'text', text: describeTools(registry) }] };
+    if (name === DESCRIBE_TOOLS.name) return { content: [{ type: 'text', text: buildPrompt(registry, { session, state: true }) }] };
     const tool = servedByName(registry, name);
     if (tool === undefined) return failure(`Unknown tool: ${name}`);
     try {
@@ -200,29 +201,4 @@ function success(value: JsonValue): CallToolResult {
 
 function failure(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
-}
-
-/**
- * A compact listing of the loaded tools for describe_tools: how to call them from Nuwa Script, one
- * line per tool with its parameters. (buildPrompt, TOOLS.md §10, is the full prompt; when it is
- * available this is where it goes.)
- */
-export function describeTools(registry: ToolRegistry): string {
-  const lines = [
-    'Nuwa Script: LET x = CALL tool { name: value }, IF cond THEN ... ELSE ... END, FOR item IN list DO ... END, PRINT(value).',
-    'Keywords are UPPERCASE, strings use double quotes, build strings with FORMAT("{a} {b}", { a: x, b: y }) (no + on strings).',
-    'Tools (call them with CALL, arguments by name; ? marks an optional parameter):',
-  ];
-  for (const tool of registry.list()) {
-    const schema = tool.parametersSchema;
-    const required = new Set(schema.required ?? []);
-    const params = Object.entries((schema.properties ?? {}) as Record<string, { type?: unknown; description?: unknown }>).map(([name, property]) => {
-      const type = typeof property === 'object' && property !== null && property.type !== undefined ? `: ${[property.type].flat().join('|')}` : '';
-      return `${name}${required.has(name) ? '' : '?'}${type}`;
-    });
-    const risk = tool.confirm === 'write' || tool.confirm === 'destructive' ? ` [${tool.confirm}: needs approval]` : '';
-    lines.push(`- ${tool.name} ${params.length === 0 ? '{}' : `{ ${params.join(', ')} }`}: ${tool.description}${risk}`);
-  }
-  if (registry.list().length === 0) lines.push('(no tools are loaded)');
-  return lines.join('\n');
 }

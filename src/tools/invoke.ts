@@ -7,6 +7,7 @@ import type { JsonObject, JsonValue } from '../values/json.js';
 import { copyJson, fromJson, NotJsonError, type Value } from '../values/values.js';
 import { didYouMean } from '../util/suggest.js';
 import { CallContext } from './context.js';
+import { ToolFailure } from './envelope.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import type { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
@@ -104,8 +105,9 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
       throw host.signal.reason;
     }
   } catch (thrown) {
-    const error = isRunStop(thrown) ? thrown : executionError(name, thrown);
-    emit?.(failedEvent(host, executionId, name, started, error));
+    const stopped = isRunStop(thrown);
+    const error = stopped ? thrown : executionError(name, thrown);
+    emit?.(failedEvent(host, executionId, name, started, error, stopped ? 'tool:aborted' : 'tool:failed'));
     throw positioned(error, site);
   }
 
@@ -139,7 +141,13 @@ function toolSuggestion(registry: ToolRegistry, name: string): string {
 function executionError(name: string, thrown: unknown): NuwaError {
   const message =
     thrown instanceof Error ? thrown.message : typeof thrown === 'string' ? thrown : (safeString(thrown) ?? 'an unknown error');
-  return new NuwaError('ToolExecutionError', `tool \`${name}\` failed: ${message}`, { toolName: name, cause: thrown });
+  const error = new NuwaError('ToolExecutionError', `tool \`${name}\` failed: ${message}`, { toolName: name, cause: thrown });
+  // A tool's own error code and details (an envelope's `error: { message, code, details }`) stay on it.
+  if (thrown instanceof ToolFailure) {
+    if (thrown.code !== undefined) error.code = thrown.code;
+    if (thrown.details !== undefined) error.details = thrown.details;
+  }
+  return error;
 }
 
 function safeString(value: unknown): string | undefined {
@@ -150,9 +158,9 @@ function safeString(value: unknown): string | undefined {
   }
 }
 
-function failedEvent(host: CallHost, executionId: string, toolName: string, started: number, error: NuwaError): NuwaEvent {
+function failedEvent(host: CallHost, executionId: string, toolName: string, started: number, error: NuwaError, type: 'tool:failed' | 'tool:aborted' = 'tool:failed'): NuwaEvent {
   return {
-    type: 'tool:failed',
+    type,
     executionId,
     runId: host.runId,
     timestamp: Date.now(),

@@ -1,52 +1,21 @@
 // The ToolRegistry (TOOLS.md §5): the tools a host exposes, each registered once with its schema
 // compiled into validators; plus the registry's default session, whose state its state methods use.
+// How a tool is built from its definition is build.ts (the forms of the other tool systems: forms.ts);
+// function calling is execute.ts, search is search.ts: the registry holds tools and hands them out.
 import type { JsonValue } from '../values/json.js';
-import { KEYWORDS } from '../syntax/tokens.js';
-import { parametersToSchema, returnsToSchema } from './schema.js';
+import { buildTool, checkName, type RegisteredTool } from './build.js';
+import { checkExecuteOptions, executeCall, type ExecuteDefaults, type ExecuteOptions, type FunctionCall, type ToolResult } from './execute.js';
+import { fromDefinedTool, fromPlaited, isDefinedTool, type DefinedTool, type PlaitedHandler, type PlaitedSchema, type ToolSpec } from './forms.js';
+import { exportedName, fromExportedName } from './names.js';
+import { ToolIndex, type SearchOptions, type SearchResult } from './search.js';
 import { Session } from './session.js';
-import { compileArgumentValidator, compileResultCheck, type ArgumentValidator, type ResultCheck } from './validate.js';
 import { CallContext } from './context.js';
 import { DetachedHost } from './detached.js';
-import type {
-  ConfirmLevel,
-  JsonSchema,
-  JsonSchemaObject,
-  StateMetadata,
-  ToolCategory,
-  ToolContext,
-  ToolDefinition,
-  ToolFunction,
-  ToolSchema,
-  ToolSource,
-} from './types.js';
+import type { Embedder, JsonSchemaObject, StateMetadata, ToolCategory, ToolContext, ToolDefinition, ToolFunction, ToolSchema, ToolSource } from './types.js';
 import type { ExecutableOptions, ExecutablesLoaded } from '../providers/executables.js';
 import type { McpConnectOptions, McpConnection } from '../providers/mcp-client.js';
 
-const CATEGORIES: readonly ToolCategory[] = ['file', 'network', 'system', 'data', 'llm', 'custom'];
-const CONFIRM_LEVELS: readonly ConfirmLevel[] = ['none', 'read', 'write', 'destructive'];
-const SOURCES: readonly ToolSource[] = ['local', 'module', 'executable', 'mcp'];
-const RESERVED = new Set<string>([...KEYWORDS, 'true', 'false', 'null']);
-const NAME_SEGMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** A registered tool: its definition, normalised, with validators compiled at registration. */
-export interface RegisteredTool {
-  readonly name: string;
-  readonly description: string;
-  /** As registered (a parameter list or a JSON Schema). */
-  readonly parameters: ToolSchema['parameters'];
-  /** The parameters as a JSON Schema object (what validation and function calling use). */
-  readonly parametersSchema: JsonSchemaObject;
-  readonly returns: ToolSchema['returns'];
-  readonly returnsSchema: JsonSchema;
-  readonly category: ToolCategory;
-  readonly confirm: ConfirmLevel;
-  readonly keywords: readonly string[];
-  readonly timeoutMs: number | undefined;
-  readonly source: ToolSource;
-  readonly execute: ToolFunction;
-  readonly validateArguments: ArgumentValidator;
-  readonly checkResult: ResultCheck;
-}
+export type { RegisteredTool } from './build.js';
 
 /** The function-calling form of a tool: what a model with native tool calling is given. */
 export interface FunctionSchema {
@@ -55,52 +24,125 @@ export interface FunctionSchema {
   parameters: JsonSchemaObject;
 }
 
+export interface ToolRegistryOptions extends ExecuteDefaults {
+  /** Embeds text for search (TOOLS.md §5): tools are embedded once, and ranked by cosine next to keywords. */
+  embedder?: Embedder;
+}
+
+/** What `registry.on` listeners receive when a tool is registered or unregistered. */
+export interface RegistryEvent {
+  type: 'tool:registered' | 'tool:unregistered';
+  toolName: string;
+  source: ToolSource;
+  timestamp: number;
+  tool: RegisteredTool;
+}
+export type RegistryEventType = RegistryEvent['type'];
+export type RegistryListener = (event: RegistryEvent) => void;
+
+/** The Nuwa form's schema: the tool's schema without its name, options allowed. */
+type NuwaSchema = Omit<ToolSchema, 'name' | 'parameters' | 'returns'> & Partial<Omit<ToolDefinition, 'description'>>;
+
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
+  /** A `defineTool` tool's id → the name it is registered under. */
+  private readonly ids = new Map<string, string>();
+  private readonly listeners = new Map<RegistryEventType, Set<RegistryListener>>();
+  private readonly executeDefaults: ExecuteDefaults;
+  private readonly embedder: Embedder | undefined;
+  private index: ToolIndex | undefined;
   /** The registry's own session: its state methods act on it. */
   readonly defaultSession = new Session();
 
+  constructor(options: ToolRegistryOptions = {}) {
+    if (options === null || typeof options !== 'object') throw new TypeError('new ToolRegistry(options): options must be an object');
+    const { embedder, ...executeDefaults } = options;
+    checkExecuteOptions(executeDefaults, 'new ToolRegistry(options)');
+    if (embedder !== undefined && typeof embedder !== 'function') throw new TypeError('new ToolRegistry({ embedder }): embedder must be a function (text) => Promise<Float32Array>');
+    this.embedder = embedder;
+    this.executeDefaults = executeDefaults;
+  }
+
   /**
-   * Registers a tool: `register(name, schema, fn)` (the Nuwa form) or `register({ ...schema,
-   * execute, category, confirm, keywords, timeoutMs })`. Registering a taken name is an error.
+   * Registers a tool, in any form of TOOLS.md §1:
+   * - `register(name, schema, fn)`: the Nuwa form;
+   * - `register({ ...schema, execute, category, confirm, keywords, timeoutMs })`: the one-object form;
+   * - `register(name, handler, schema)`: the Plaited form (the handler returns `{ success, data | error }`);
+   * - `register(defineTool({ id, name, description, input, output, execute, meta, ... }))`: the sdkwork form.
+   * Registering a taken name is an error.
    */
-  register(nameOrDefinition: string | ToolDefinition, schema?: Omit<ToolSchema, 'name'> & Partial<ToolDefinition>, execute?: ToolFunction): RegisteredTool {
-    let definition: ToolDefinition;
-    if (typeof nameOrDefinition === 'string') {
-      if (schema === null || typeof schema !== 'object') throw new TypeError(`register("${nameOrDefinition}", schema, fn): the schema is missing`);
-      if (schema.name !== undefined && schema.name !== nameOrDefinition) {
-        throw new TypeError(`register("${nameOrDefinition}", ...): the schema is named "${schema.name}"`);
-      }
-      definition = { ...schema, name: nameOrDefinition, execute: execute ?? (schema.execute as ToolFunction) } as ToolDefinition;
-    } else {
-      definition = nameOrDefinition;
-    }
-    const tool = buildTool(definition);
-    if (this.tools.has(tool.name)) throw new Error(`a tool named "${tool.name}" is already registered: unregister it first`);
-    this.tools.set(tool.name, tool);
-    return tool;
+  register(definition: ToolDefinition): RegisteredTool;
+  register(tool: DefinedTool): RegisteredTool;
+  register(name: string, schema: NuwaSchema, execute?: ToolFunction): RegisteredTool;
+  register(name: string, handler: PlaitedHandler, schema: PlaitedSchema): RegisteredTool;
+  register(nameOrDefinition: string | ToolDefinition | DefinedTool, second?: NuwaSchema | PlaitedHandler, third?: ToolFunction | PlaitedSchema): RegisteredTool {
+    return this.add(toSpec(nameOrDefinition, second, third));
   }
 
   /** Registers tools under a group: `registerToolset('math', [add])` makes `math.add`. */
-  registerToolset(group: string, tools: ToolDefinition[]): RegisteredTool[] {
+  registerToolset(group: string, tools: ToolDefinition[]): RegisteredTool[];
+  registerToolset(group: string, tools: Array<ToolDefinition | DefinedTool>): RegisteredTool[];
+  registerToolset(group: string, tools: Array<ToolDefinition | DefinedTool>): RegisteredTool[] {
     checkName(group, 'toolset');
     if (!Array.isArray(tools)) throw new TypeError(`registerToolset("${group}", tools): tools must be a list of tool definitions`);
-    const fullNames = tools.map((t) => `${group}.${t?.name}`);
-    const taken = fullNames.find((n) => this.tools.has(n));
-    if (taken) throw new Error(`a tool named "${taken}" is already registered: unregister it first`);
-    return tools.map((tool) => this.register({ ...tool, name: `${group}.${tool.name}` }));
+    const specs = tools.map((tool) => {
+      const spec = toSpec(tool);
+      return { ...spec, name: `${group}.${spec?.name}`, ...(spec?.id === undefined ? {} : { id: `${group}.${spec.id}` }) };
+    });
+    const taken = specs.find((spec) => this.tools.has(spec.name));
+    if (taken) throw new Error(`a tool named "${taken.name}" is already registered: unregister it first`);
+    return specs.map((spec) => this.add(spec));
   }
 
+  private add(spec: ToolSpec): RegisteredTool {
+    const tool = buildTool(spec);
+    if (this.tools.has(tool.name)) throw new Error(`a tool named "${tool.name}" is already registered: unregister it first`);
+    if (tool.id !== undefined && tool.id !== tool.name && this.ids.has(tool.id)) {
+      throw new Error(`a tool with the id "${tool.id}" is already registered (as "${this.ids.get(tool.id)}"): unregister it first`);
+    }
+    this.tools.set(tool.name, tool);
+    if (tool.id !== undefined && tool.id !== tool.name) this.ids.set(tool.id, tool.name);
+    this.index?.add(tool);
+    this.emit('tool:registered', tool);
+    return tool;
+  }
+
+  /** Removes a tool (by name, or by any spelling `get` accepts). */
   unregister(name: string): boolean {
-    return this.tools.delete(name);
+    const tool = this.get(name);
+    if (tool === undefined) return false;
+    this.tools.delete(tool.name);
+    if (tool.id !== undefined && this.ids.get(tool.id) === tool.name) this.ids.delete(tool.id);
+    this.index?.remove(tool);
+    this.emit('tool:unregistered', tool);
+    return true;
   }
 
+  /** The tool CALL names `name` (exact, case-sensitive). */
   lookup(name: string): RegisteredTool | undefined {
     return this.tools.get(name);
   }
 
   has(name: string): boolean {
     return this.tools.has(name);
+  }
+
+  /**
+   * A tool by any of its spellings: its name, a `defineTool` id (`file-read`), or its exported
+   * function-calling name (`math__add`).
+   */
+  get(id: string): RegisteredTool | undefined {
+    if (typeof id !== 'string') return undefined;
+    const exact = this.tools.get(id);
+    if (exact !== undefined) return exact;
+    const byId = this.ids.get(id);
+    if (byId !== undefined) return this.tools.get(byId);
+    return this.tools.get(fromExportedName(id));
+  }
+
+  /** A tool by its name, or by a `defineTool` tool's human name (`File Read`). */
+  getByName(name: string): RegisteredTool | undefined {
+    return this.tools.get(name) ?? this.list().find((tool) => tool.title === name);
   }
 
   getSchema(name: string): ToolSchema | undefined {
@@ -121,9 +163,58 @@ export class ToolRegistry {
     return [...this.tools.keys()];
   }
 
-  /** The JSON-Schema function-calling form of every tool. */
+  /**
+   * The JSON-Schema function-calling form of every tool, dotted names exported with `__`. The
+   * schemas are copies, so a host may add to them (e.g. `strict`) without changing the tools.
+   */
   get schemas(): FunctionSchema[] {
-    return this.list().map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parametersSchema }));
+    return this.list().map((tool) => ({ name: exportedName(tool.name), description: tool.description, parameters: structuredClone(tool.parametersSchema) as JsonSchemaObject }));
+  }
+
+  /**
+   * Function calling (TOOLS.md §5): `execute({ name, arguments })`, arguments a JSON string or an
+   * object, or `execute(name, input)`. Runs the same checks, approval policy, limits and events as a
+   * script's CALL; resolves to a ToolResult and never rejects.
+   */
+  execute(call: FunctionCall, options?: ExecuteOptions): Promise<ToolResult>;
+  execute(name: string, input?: unknown, options?: ExecuteOptions): Promise<ToolResult>;
+  execute(callOrName: FunctionCall | string, second?: unknown, third?: ExecuteOptions): Promise<ToolResult> {
+    if (typeof callOrName === 'string') return executeCall(this, this.executeDefaults, callOrName, second, third);
+    const call = callOrName as Partial<FunctionCall> | null | undefined;
+    return executeCall(this, this.executeDefaults, call?.name, call?.arguments, second as ExecuteOptions | undefined);
+  }
+
+  /**
+   * The tools that match an intent, best first (TOOLS.md §5): full-text (prefix and fuzzy, name and
+   * keywords over description), fused with the embedder's ranking when the registry has one.
+   */
+  search(intent: string, options: SearchOptions = {}): Promise<SearchResult[]> {
+    this.index ??= new ToolIndex(() => this.list(), this.embedder);
+    return this.index.search(intent, options);
+  }
+
+  /** Listens for tools being registered or unregistered; returns a function that stops listening. */
+  on(type: RegistryEventType, listener: RegistryListener): () => void {
+    if (type !== 'tool:registered' && type !== 'tool:unregistered') throw new TypeError(`registry.on: unknown event "${String(type)}" (use tool:registered or tool:unregistered)`);
+    if (typeof listener !== 'function') throw new TypeError('registry.on(type, listener): listener must be a function');
+    let set = this.listeners.get(type);
+    if (set === undefined) this.listeners.set(type, (set = new Set()));
+    set.add(listener);
+    return () => void set.delete(listener);
+  }
+
+  private emit(type: RegistryEventType, tool: RegisteredTool): void {
+    const set = this.listeners.get(type);
+    if (set === undefined || set.size === 0) return;
+    const event: RegistryEvent = { type, toolName: tool.name, source: tool.source, timestamp: Date.now(), tool };
+    for (const listener of [...set]) {
+      try {
+        listener(event);
+      } catch (error) {
+        // The tool is registered either way; a broken listener is the host's to see, not a reason to fail.
+        process.emitWarning(`a registry ${type} listener threw: ${error instanceof Error ? error.message : String(error)}`, 'NuwaWarning');
+      }
+    }
   }
 
   // --- tools outside the process (TOOLS.md §9) ------------------------------------------------
@@ -183,74 +274,19 @@ export class ToolRegistry {
   }
 }
 
-export function createToolRegistry(): ToolRegistry {
-  return new ToolRegistry();
+export function createToolRegistry(options?: ToolRegistryOptions): ToolRegistry {
+  return new ToolRegistry(options);
 }
 
-function checkName(name: unknown, what: string): asserts name is string {
-  if (typeof name !== 'string' || name === '') throw new TypeError(`a ${what} needs a name`);
-  for (const segment of name.split('.')) {
-    if (!NAME_SEGMENT.test(segment)) {
-      throw new TypeError(`"${name}" is not a valid ${what} name: use letters, digits and _ (dots separate a toolset from its tools), so that CALL can name it`);
-    }
-    if (RESERVED.has(segment)) throw new TypeError(`"${name}" is not a valid ${what} name: ${segment} is a keyword of the language`);
+function toSpec(first: unknown, second?: unknown, third?: unknown): ToolSpec {
+  if (typeof first === 'string') {
+    if (typeof second === 'function') return fromPlaited(first, second as PlaitedHandler, third as PlaitedSchema);
+    const schema = second as NuwaSchema | undefined;
+    if (schema === null || typeof schema !== 'object') throw new TypeError(`register("${first}", schema, fn): the schema is missing`);
+    if (schema.name !== undefined && schema.name !== first) throw new TypeError(`register("${first}", ...): the schema is named "${schema.name}"`);
+    return { ...schema, name: first, execute: (third as ToolFunction | undefined) ?? (schema.execute as ToolFunction), form: 'nuwa' } as ToolSpec;
   }
-}
-
-function buildTool(definition: ToolDefinition): RegisteredTool {
-  if (definition === null || typeof definition !== 'object') throw new TypeError('register: a tool definition must be an object');
-  const { name } = definition;
-  checkName(name, 'tool');
-  if (typeof definition.execute !== 'function') throw new TypeError(`tool "${name}": execute must be a function`);
-  if (typeof definition.description !== 'string') throw new TypeError(`tool "${name}": a description (string) is required; models choose tools by it`);
-  const category = definition.category ?? 'custom';
-  if (!CATEGORIES.includes(category)) throw new TypeError(`tool "${name}": category must be one of ${CATEGORIES.join(', ')}`);
-  const confirm = definition.confirm ?? 'none';
-  if (!CONFIRM_LEVELS.includes(confirm)) throw new TypeError(`tool "${name}": confirm must be one of ${CONFIRM_LEVELS.join(', ')}`);
-  const { timeoutMs } = definition;
-  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0))) throw new TypeError(`tool "${name}": timeoutMs must be a positive number`);
-  const source = definition.source ?? 'local';
-  if (!SOURCES.includes(source)) throw new TypeError(`tool "${name}": source must be one of ${SOURCES.join(', ')}`);
-  const keywords = definition.keywords ?? [];
-  if (!Array.isArray(keywords) || keywords.some((k) => typeof k !== 'string')) throw new TypeError(`tool "${name}": keywords must be a list of strings`);
-
-  // Frozen copies: changing the objects it registered with must not change a tool behind the
-  // host's back (its validators are compiled from them now).
-  const parameters = frozenCopy(definition.parameters ?? []);
-  const parametersSchema = frozenCopy(parametersToSchema(name, parameters));
-  const returns = frozenCopy(definition.returns ?? 'any');
-  const returnsSchema = frozenCopy(returnsToSchema(name, returns));
-  return Object.freeze({
-    name,
-    description: definition.description,
-    parameters,
-    parametersSchema,
-    returns,
-    returnsSchema,
-    category,
-    confirm,
-    keywords: Object.freeze([...keywords]),
-    timeoutMs,
-    source,
-    execute: definition.execute,
-    validateArguments: compileArgumentValidator(name, parametersSchema),
-    checkResult: compileResultCheck(name, returns, returnsSchema),
-  });
-}
-
-function frozenCopy<T>(value: T): T {
-  if (value === null || typeof value !== 'object') return value;
-  let copy: T;
-  try {
-    copy = structuredClone(value);
-  } catch {
-    throw new TypeError('a tool schema must be plain data (no functions or class instances)');
-  }
-  const freeze = (node: unknown): void => {
-    if (node === null || typeof node !== 'object' || Object.isFrozen(node)) return;
-    Object.freeze(node);
-    for (const child of Object.values(node)) freeze(child);
-  };
-  freeze(copy);
-  return copy;
+  if (isDefinedTool(first)) return fromDefinedTool(first);
+  if (first === null || typeof first !== 'object') throw new TypeError('register: a tool definition must be an object');
+  return { ...(first as ToolDefinition), form: 'nuwa' };
 }

@@ -45,8 +45,26 @@ export type ToolCategory = 'file' | 'network' | 'system' | 'data' | 'llm' | 'cus
 export type ToolSource = 'local' | 'module' | 'executable' | 'mcp';
 export type ConfirmLevel = 'none' | 'read' | 'write' | 'destructive';
 
+/**
+ * A schema written with a schema library: a Zod 4 schema, or any Standard Schema (`~standard`) that
+ * can produce JSON Schema (Standard JSON Schema). It is converted to JSON Schema once, at registration.
+ */
+export interface StandardSchemaLike {
+  readonly '~standard': {
+    readonly vendor: string;
+    readonly version: number;
+    readonly jsonSchema?: {
+      input(options: { target: string }): unknown;
+      output(options: { target: string }): unknown;
+    };
+  };
+}
+
 /** The one-object registration form. */
-export interface ToolDefinition extends ToolSchema {
+export interface ToolDefinition extends Omit<ToolSchema, 'parameters' | 'returns'> {
+  /** A parameter list, a JSON Schema object, or a schema library's object schema (Zod, Standard Schema). */
+  parameters: ToolSchema['parameters'] | StandardSchemaLike;
+  returns: ToolSchema['returns'] | StandardSchemaLike;
   execute: ToolFunction;
   category?: ToolCategory;
   /** Risk level; `write` and `destructive` need the host's approval by default. */
@@ -112,3 +130,20 @@ export interface ApprovalRequest {
   args: JsonObject;
 }
 export type ApprovalHook = (request: ApprovalRequest) => boolean | Promise<boolean>;
+
+/**
+ * The result envelope of the tool systems Nuwa merges (Plaited handlers, sdkwork tools,
+ * executables): `{ success: true, data }` or `{ success: false, error }`.
+ */
+export interface ToolEnvelope {
+  success: boolean;
+  data?: unknown;
+  error?: string | { message: string; code?: string; details?: unknown; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** Which system's form a tool was registered in (TOOLS.md §1): decides how its result is read. */
+export type ToolForm = 'nuwa' | 'plaited' | 'sdkwork';
+
+/** A search embedder (TOOLS.md §5): text in, a vector out. */
+export type Embedder = (text: string) => Promise<Float32Array | readonly number[]>;

@@ -104,9 +104,10 @@ describe('nuwa mcp', () => {
   it('describes the loaded tools for a model', async () => {
     const { call } = await serve(['--tools', tools]);
     const text = (await call('describe_tools')).content[0]!.text;
-    expect(text).toMatch(/LET x = CALL tool/);
-    expect(text).toContain('- math.add { a: number, b: number }: Adds two numbers');
-    expect(text).toContain('- drop_table { table: string }: Drops a table [destructive: needs approval]');
+    // The prompt of TOOLS.md §10 (buildPrompt): the language rules, then every tool's signature.
+    expect(text).toMatch(/Keywords are UPPERCASE/);
+    expect(text).toContain('- math.add { a: number "first", b: number "second" } → number: Adds two numbers');
+    expect(text).toContain('- drop_table { table: string "name" } → any: Drops a table [asks approval: destructive]');
   });
 
   it('serves the tools of executables and of another MCP server, and closes that server when the client goes', async () => {

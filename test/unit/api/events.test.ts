@@ -95,7 +95,7 @@ describe('event order and content', () => {
     expect(events.map((event) => event.type)).toEqual(['script:started', 'script:failed']);
   });
 
-  it('a cancelled run: the waiting tool gets tool:failed (AbortedError), then script:failed', async () => {
+  it('a cancelled run: the waiting tool gets tool:aborted (AbortedError), then script:failed', async () => {
     const registry = new ToolRegistry();
     const controller = new AbortController();
     registry.register(
@@ -106,8 +106,8 @@ describe('event order and content', () => {
     );
     const events: NuwaEvent[] = [];
     await failure(new Interpreter(registry, { print: () => {}, onEvent: (event) => events.push(event) }).run('CALL wait {}', { signal: controller.signal }));
-    expect(events.map((event) => event.type)).toEqual(['script:started', 'tool:invoking', 'tool:failed', 'script:failed']);
-    expect((events[2] as Extract<NuwaEvent, { type: 'tool:failed' }>).error.kind).toBe('AbortedError');
+    expect(events.map((event) => event.type)).toEqual(['script:started', 'tool:invoking', 'tool:aborted', 'script:failed']);
+    expect((events[2] as Extract<NuwaEvent, { type: 'tool:aborted' }>).error.kind).toBe('AbortedError');
     expect((events[3] as Extract<NuwaEvent, { type: 'script:failed' }>).error.kind).toBe('AbortedError');
   });
 

@@ -14,6 +14,12 @@ describe('public API exports', () => {
     expect(new nuwa.NuwaError('TypeError', 'x')).toBeInstanceOf(Error);
   });
 
+  it('exports function calling, the other systems’ tool forms and prompts (TOOLS.md §1, §5, §10)', () => {
+    for (const name of ['defineTool', 'toOpenAITools', 'toAnthropicTools', 'buildPrompt', 'exportedName', 'fromExportedName'] as const) {
+      expect(typeof nuwa[name], name).toBe('function');
+    }
+  });
+
   it('ERROR_KINDS lists every error kind of LANGUAGE.md §6', () => {
     expect([...nuwa.ERROR_KINDS].sort()).toEqual(
       [

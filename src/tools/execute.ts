@@ -1,0 +1,271 @@
+// Function calling (TOOLS.md §5): `registry.execute` runs one tool call that a model made with native
+// function calling (or that a host makes as an API call) through invokeTool, the one call path, so it
+// gets the same checks, approval policy, limits, events and state as a script's CALL. Unlike a script,
+// it never throws: every outcome is a ToolResult the host can hand back to the model.
+import { randomUUID } from 'node:crypto';
+import { NuwaError, type ErrorKind } from '../errors.js';
+import type { EventListener, NuwaEvent } from '../events.js';
+import { DEFAULT_LIMITS } from '../runtime/limits.js';
+import type { JsonObject, JsonValue } from '../values/json.js';
+import { copyJson, NotJsonError } from '../values/values.js';
+import type { RegisteredTool } from './build.js';
+import { Waits } from './guard.js';
+import { invokeTool, type CallHost } from './invoke.js';
+import type { ToolRegistry } from './registry.js';
+import { Sandbox } from './sandbox.js';
+import type { Session } from './session.js';
+import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
+import { describeJson } from './validate.js';
+
+/** A model's function call: the tool's name (either spelling, §5) and its arguments. */
+export interface FunctionCall {
+  name: string;
+  /** A JSON string (as models send them) or an object. */
+  arguments?: string | Record<string, unknown> | null;
+}
+
+export interface ToolResultMetadata {
+  executionId: string;
+  toolName: string;
+  startTime: number;
+  endTime: number;
+  duration: number;
+}
+
+export interface ToolResult {
+  success: boolean;
+  data?: JsonValue;
+  error?: string;
+  /** The NuwaError kind of a failure (`ToolNotFoundError`, `ToolArgumentError`, ...). */
+  code?: ErrorKind;
+  metadata: ToolResultMetadata;
+}
+
+/** What one execute call may override. */
+export interface ExecuteOptions {
+  /** Whose state the tool sees (default: the registry's own session). */
+  session?: Session;
+  /** Asked before a tool whose confirm level needs approval; without one, such calls are denied. */
+  approve?: ApprovalHook;
+  /** Which confirm levels ask `approve` (default: write and destructive). */
+  needsApproval?: ConfirmLevel[];
+  /** Cancels the call: it ends with AbortedError and the tool's signal aborts. */
+  signal?: AbortSignal;
+  /** Wall-clock limit for the call, tools it calls included (default: 5 minutes). */
+  timeoutMs?: number;
+  /** Receives the call's events (TOOLS.md §8). */
+  onEvent?: EventListener;
+}
+
+/** The registry's defaults for execute (`new ToolRegistry(options)`): its approval policy and services. */
+export interface ExecuteDefaults extends Omit<ExecuteOptions, 'session' | 'signal'> {
+  /** Where a tool's context.print goes (default: process.stdout). */
+  print?: (line: string) => void;
+  /** Where a tool's context.logger goes (default: warnings and errors to stderr). */
+  logger?: Partial<Logger>;
+  /** The directory tools may write in (default: a private temporary directory, made on first use). */
+  sandboxDir?: string;
+}
+
+const DEFAULT_APPROVAL_LEVELS: readonly ConfirmLevel[] = ['write', 'destructive'];
+const CONFIRM_LEVELS: readonly ConfirmLevel[] = ['none', 'read', 'write', 'destructive'];
+
+/** Checks the policy options of a registry or of one call; throws a TypeError naming the bad one. */
+export function checkExecuteOptions(options: ExecuteDefaults & ExecuteOptions, where: string): void {
+  if (options === null || typeof options !== 'object') throw new TypeError(`${where}: options must be an object`);
+  const { approve, needsApproval, timeoutMs, onEvent, print, session, signal } = options;
+  if (approve !== undefined && typeof approve !== 'function') throw new TypeError(`${where}: approve must be a function ({ toolName, confirm, category, args }) => boolean`);
+  if (needsApproval !== undefined && (!Array.isArray(needsApproval) || needsApproval.some((level) => !CONFIRM_LEVELS.includes(level)))) {
+    throw new TypeError(`${where}: needsApproval must be a list of confirm levels (${CONFIRM_LEVELS.join(', ')})`);
+  }
+  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs >= 0))) throw new TypeError(`${where}: timeoutMs must be a non-negative number, got ${String(timeoutMs)}`);
+  if (onEvent !== undefined && typeof onEvent !== 'function') throw new TypeError(`${where}: onEvent must be a function`);
+  if (print !== undefined && typeof print !== 'function') throw new TypeError(`${where}: print must be a function`);
+  if (session !== undefined && (session === null || typeof session.getStateValue !== 'function')) throw new TypeError(`${where}: session must come from registry.createSession()`);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError(`${where}: signal must be an AbortSignal`);
+}
+const sandboxes = new WeakMap<ExecuteDefaults, Sandbox>();
+
+/** Runs one call. Resolves to a ToolResult whatever happens; never rejects. */
+export async function executeCall(registry: ToolRegistry, defaults: ExecuteDefaults, name: unknown, input: unknown, options: ExecuteOptions | undefined): Promise<ToolResult> {
+  const startTime = Date.now();
+  const started = performance.now();
+  let host: ExecuteHost | undefined;
+  let toolName = typeof name === 'string' ? name : String(name);
+  const finish = (outcome: Omit<ToolResult, 'metadata'>): ToolResult => {
+    const endTime = Date.now();
+    const executionId = host?.firstExecutionId ?? `${host?.runId ?? randomUUID()}:0`;
+    return { ...outcome, metadata: { executionId, toolName, startTime, endTime, duration: performance.now() - started } };
+  };
+  try {
+    if (typeof name !== 'string' || name === '') return finish(failure('ToolNotFoundError', 'a function call needs the name of a tool'));
+    const tool = registry.get(name);
+    if (tool === undefined) return finish(failure('ToolNotFoundError', `Unknown tool: ${name}`));
+    toolName = tool.name;
+    const args = readArguments(tool, input);
+    if (typeof args === 'string') return finish(failure('ToolArgumentError', args));
+    if (options !== undefined) checkExecuteOptions(options, 'execute');
+    host = new ExecuteHost(registry, defaults, options ?? {});
+    try {
+      const data = (await invokeTool(host, tool.name, args, {}, 'json')) as JsonValue;
+      return finish({ success: true, data });
+    } finally {
+      host.finish();
+    }
+  } catch (error) {
+    if (error instanceof NuwaError) return finish(failure(error.kind, error.message));
+    // Not the tool's doing (invokeTool wraps those): a host mistake, such as a bad option.
+    return finish(failure('TypeError', error instanceof Error ? error.message : String(error)));
+  }
+}
+
+function failure(code: ErrorKind, error: string): Omit<ToolResult, 'metadata'> {
+  return { success: false, error, code };
+}
+
+/** The call's arguments as a fresh JSON object, or the message saying why they are not one. */
+function readArguments(tool: RegisteredTool, input: unknown): JsonObject | string {
+  let value: unknown = input;
+  if (typeof input === 'string') {
+    if (input.trim() === '') return {};
+    try {
+      value = JSON.parse(input);
+    } catch (error) {
+      return (error as Error).message; // the parser's own message (TOOLS.md §5)
+    }
+  } else if (input === undefined || input === null) {
+    return {};
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return `invalid arguments for tool \`${tool.name}\`: the arguments must be an object, received ${describeValue(value)}`;
+  }
+  try {
+    return copyJson(value) as JsonObject;
+  } catch (error) {
+    if (error instanceof NotJsonError) return `invalid arguments for tool \`${tool.name}\`: ${error.message}`;
+    throw error;
+  }
+}
+
+function describeValue(value: unknown): string {
+  try {
+    return describeJson(value as JsonValue);
+  } catch {
+    return typeof value;
+  }
+}
+
+/**
+ * The run around one execute call: like a script's run, it carries the policy, the session, the
+ * time limit and cancellation, and counts the tools the call reaches through context.callTool.
+ */
+class ExecuteHost implements CallHost {
+  readonly runId = randomUUID();
+  readonly session: Session;
+  readonly logger: Logger;
+  readonly sandbox: Sandbox;
+  readonly approve: ApprovalHook | undefined;
+  readonly needsApproval: ReadonlySet<ConfirmLevel>;
+  readonly emit: ((event: NuwaEvent) => void) | undefined;
+  readonly waits = new Waits();
+  /** The id of the call itself (the first one handed out): the ToolResult's metadata.executionId. */
+  firstExecutionId: string | undefined;
+  private readonly printLine: (line: string) => void;
+  private readonly controller = new AbortController();
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly hostSignal: AbortSignal | undefined;
+  private readonly onHostAbort = () => this.stop(new NuwaError('AbortedError', abortMessage(this.hostSignal?.reason)));
+  private stopError: NuwaError | null = null;
+  private calls = 0;
+  private ids = 0;
+
+  constructor(
+    readonly registry: ToolRegistry,
+    defaults: ExecuteDefaults,
+    options: ExecuteOptions,
+  ) {
+    this.session = options.session ?? registry.defaultSession;
+    this.approve = options.approve ?? defaults.approve;
+    this.needsApproval = new Set(options.needsApproval ?? defaults.needsApproval ?? DEFAULT_APPROVAL_LEVELS);
+    this.logger = makeLogger(defaults.logger);
+    const onEvent = options.onEvent ?? defaults.onEvent;
+    this.emit = onEvent && safeListener(onEvent, this.logger);
+    this.printLine = defaults.print ?? ((line) => void process.stdout.write(`${line}\n`));
+    let sandbox = sandboxes.get(defaults);
+    if (sandbox === undefined) sandboxes.set(defaults, (sandbox = new Sandbox(defaults.sandboxDir)));
+    this.sandbox = sandbox;
+    const timeoutMs = options.timeoutMs ?? defaults.timeoutMs ?? DEFAULT_LIMITS.timeoutMs;
+    this.timer = setTimeout(
+      () => this.stop(new NuwaError('LimitExceededError', `the call took longer than timeoutMs (${timeoutMs} ms)`)),
+      Math.min(timeoutMs, 2 ** 31 - 1),
+    );
+    this.hostSignal = options.signal;
+    if (this.hostSignal?.aborted) this.onHostAbort();
+    else this.hostSignal?.addEventListener('abort', this.onHostAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  print(text: string): void {
+    if (this.stopError !== null) throw this.stopError;
+    this.printLine(text);
+  }
+
+  beginCall(_tool: RegisteredTool): void {
+    if (this.stopError !== null) throw this.stopError;
+    if (++this.calls > DEFAULT_LIMITS.maxToolCalls) {
+      const error = new NuwaError('LimitExceededError', `the call made more than maxToolCalls (${DEFAULT_LIMITS.maxToolCalls}) tool calls`);
+      this.stop(error);
+      throw error;
+    }
+  }
+
+  nextExecutionId(): string {
+    const id = `${this.runId}:${++this.ids}`;
+    this.firstExecutionId ??= id;
+    return id;
+  }
+
+  private stop(error: NuwaError): void {
+    if (this.stopError !== null) return;
+    this.stopError = error;
+    this.controller.abort(error);
+    this.waits.stop(error);
+  }
+
+  /** The call is over: timers released, and contexts it handed out refuse further use. */
+  finish(): void {
+    clearTimeout(this.timer);
+    this.hostSignal?.removeEventListener('abort', this.onHostAbort);
+    this.stop(new NuwaError('AbortedError', 'the call has finished'));
+  }
+}
+
+function abortMessage(reason: unknown): string {
+  if (reason instanceof Error && reason.name !== 'AbortError' && reason.message) return `the call was cancelled: ${reason.message}`;
+  if (typeof reason === 'string' && reason) return `the call was cancelled: ${reason}`;
+  return 'the call was cancelled by the host';
+}
+
+function makeLogger(logger: Partial<Logger> | undefined): Logger {
+  const toStderr = (level: string) => (message: string) => void process.stderr.write(`nuwa ${level}: ${message}\n`);
+  const noop = () => {};
+  return {
+    debug: logger?.debug ?? noop,
+    info: logger?.info ?? noop,
+    warn: logger?.warn ?? toStderr('warning'),
+    error: logger?.error ?? toStderr('error'),
+  };
+}
+
+function safeListener(listener: EventListener, logger: Logger): (event: NuwaEvent) => void {
+  return (event) => {
+    try {
+      listener(event);
+    } catch (error) {
+      logger.warn(`an onEvent listener threw on ${event.type}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+}

@@ -1,0 +1,253 @@
+// Tool search (TOOLS.md §5): which registered tools fit an intent such as "send an email to the team".
+// Keyword ranking is a real full-text index (MiniSearch: BM25, prefix and fuzzy matching), with a
+// tool's name and keywords weighing more than its description. A host may add an embedder: every
+// tool is embedded once, tools are ranked by cosine similarity too, and the two rankings are fused by
+// reciprocal rank fusion, so a query that shares no word with a tool can still find it.
+//
+// MiniSearch is imported on the first search, not when the package loads: most runs (and every
+// `nuwa run`) never search, and should not pay for the index at start-up. From the first search on,
+// the index follows every register and unregister.
+import type MiniSearch from 'minisearch';
+import type { SearchOptions as MiniSearchOptions } from 'minisearch';
+import type { RegisteredTool } from './build.js';
+import { CATEGORIES, SOURCES } from './build.js';
+import type { Embedder, JsonSchema, ToolCategory, ToolSource } from './types.js';
+
+export interface SearchOptions {
+  /** How many tools at most (default 5). */
+  limit?: number;
+  /** Leave out tools scoring below this (scores are in 0..1, the best match near 1). */
+  minScore?: number;
+  category?: ToolCategory;
+  source?: ToolSource;
+}
+
+export interface SearchResult {
+  tool: RegisteredTool;
+  /**
+   * 0..1, best first. Keywords alone: the tool's full-text relevance relative to the best match.
+   * With an embedder: the reciprocal-rank-fusion score, scaled so that first in both rankings is 1.
+   */
+  score: number;
+  /** 1-based rank in the keyword ranking, when the tool matched keywords. */
+  ftsRank?: number;
+  /** 1-based rank in the embedder's (cosine) ranking. */
+  vectorRank?: number;
+}
+
+interface IndexedTool {
+  id: string;
+  name: string;
+  keywords: string;
+  description: string;
+  parameters: string;
+}
+
+/** The usual constant of reciprocal rank fusion (Cormack et al.): damps the weight of the very top ranks. */
+const RRF_K = 60;
+const DEFAULT_LIMIT = 5;
+/** An intent is a phrase: beyond this, text only costs time (fuzzy matching is per word). */
+const MAX_INTENT_LENGTH = 1000;
+
+// Words that say nothing about which tool is meant; left out of the index and of queries.
+const STOP_WORDS = new Set(
+  'a all also an and any are as at be by can could did do does for from had has have how i if in into is it its just many me much my need of on or our please should so some that the their them then there this to up use using want was we were what when where which who why will with would you your'.split(' '),
+);
+
+const SEARCH_OPTIONS: MiniSearchOptions = {
+  boost: { name: 3, keywords: 2, description: 1, parameters: 0.5 },
+  prefix: (term) => term.length >= 3,
+  // Typos: one edit (a letter missing, extra or wrong) in words of four to six letters, two from seven
+  // on (so also two swapped letters); more would match unrelated short words.
+  fuzzy: (term) => (term.length < 4 ? false : term.length < 7 ? 1 : 2),
+  combineWith: 'OR',
+};
+
+/** Splits names and prose alike: `get_weather`, `sendEmail`, `fs.read_file` and "read a file". */
+export function tokenize(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
+}
+
+function processTerm(term: string): string | null {
+  const word = term.toLowerCase();
+  return STOP_WORDS.has(word) ? null : word;
+}
+
+function toDocument(tool: RegisteredTool): IndexedTool {
+  const properties = (tool.parametersSchema.properties ?? {}) as Record<string, JsonSchema>;
+  const parameters = Object.entries(properties).map(([name, schema]) => {
+    const description = typeof schema === 'object' && typeof schema.description === 'string' ? schema.description : '';
+    return `${name} ${description}`;
+  });
+  return {
+    id: tool.name,
+    name: [tool.name, tool.title ?? '', tool.id ?? ''].join(' '),
+    keywords: [...tool.keywords, tool.category].join(' '),
+    description: tool.description,
+    parameters: parameters.join(' '),
+  };
+}
+
+/** The text a tool is embedded from: what a person would read to choose it. */
+function embeddingText(tool: RegisteredTool): string {
+  const words = tokenize(tool.title ?? tool.name).join(' ');
+  return [`${words}: ${tool.description}`, tool.keywords.join(', ')].filter((part) => part !== '').join('\n');
+}
+
+type Vector = Float32Array | readonly number[];
+
+export class ToolIndex {
+  private engine: MiniSearch<IndexedTool> | undefined;
+  private loading: Promise<MiniSearch<IndexedTool>> | undefined;
+  private readonly vectors = new Map<RegisteredTool, Promise<Vector>>();
+
+  /** `currentTools` gives the registry's tools when the index is first built. */
+  constructor(
+    private readonly currentTools: () => RegisteredTool[],
+    private readonly embedder: Embedder | undefined,
+  ) {}
+
+  add(tool: RegisteredTool): void {
+    this.engine?.add(toDocument(tool));
+  }
+
+  remove(tool: RegisteredTool): void {
+    if (this.engine?.has(tool.name)) this.engine.remove(toDocument(tool));
+    this.vectors.delete(tool);
+  }
+
+  async search(intent: string, options: SearchOptions = {}): Promise<SearchResult[]> {
+    if (typeof intent !== 'string') throw new TypeError('search(intent): intent must be a string');
+    const { limit, minScore, category, source } = checkOptions(options);
+    const query = intent.trim().slice(0, MAX_INTENT_LENGTH);
+    if (query === '') return [];
+    const engine = await this.load();
+    const current = new Map(this.currentTools().map((tool) => [tool.name, tool]));
+    const eligible = (tool: RegisteredTool | undefined): tool is RegisteredTool =>
+      tool !== undefined && (category === undefined || tool.category === category) && (source === undefined || tool.source === source);
+
+    const keywordRanking: Array<{ tool: RegisteredTool; score: number }> = [];
+    for (const match of engine.search(query)) {
+      const tool = current.get(match.id as string);
+      if (eligible(tool)) keywordRanking.push({ tool, score: match.score });
+    }
+
+    let results: SearchResult[];
+    if (this.embedder === undefined) {
+      const best = keywordRanking[0]?.score ?? 1;
+      results = keywordRanking.map(({ tool, score }, i) => ({ tool, score: score / best, ftsRank: i + 1 }));
+    } else {
+      const candidates = [...current.values()].filter(eligible);
+      const vectorRanking = await this.rankByEmbedding(query, candidates);
+      results = fuse(keywordRanking.map((entry) => entry.tool), vectorRanking);
+      // A tool unregistered while the embedder was working is not a result.
+      const still = new Set(this.currentTools());
+      results = results.filter((result) => still.has(result.tool));
+    }
+    return results.filter((result) => minScore === undefined || result.score >= minScore).slice(0, limit);
+  }
+
+  private load(): Promise<MiniSearch<IndexedTool>> {
+    this.loading ??= import('minisearch').then(({ default: Engine }) => {
+      const engine = new Engine<IndexedTool>({
+        fields: ['name', 'keywords', 'description', 'parameters'],
+        storeFields: [],
+        tokenize,
+        processTerm,
+        searchOptions: SEARCH_OPTIONS,
+        // Removal is immediate (remove, not discard), so there is nothing to vacuum in the background.
+        autoVacuum: false,
+      });
+      engine.addAll(this.currentTools().map(toDocument));
+      this.engine = engine;
+      return engine;
+    });
+    return this.loading;
+  }
+
+  private async rankByEmbedding(query: string, tools: RegisteredTool[]): Promise<RegisteredTool[]> {
+    const [queryVector, toolVectors] = await Promise.all([embed(this.embedder!, query, 'the query'), Promise.all(tools.map((tool) => this.vectorOf(tool)))]);
+    const scored = tools.map((tool, i) => ({ tool, similarity: cosine(queryVector, toolVectors[i]!, tool.name) }));
+    scored.sort((a, b) => b.similarity - a.similarity);
+    return scored.map((entry) => entry.tool);
+  }
+
+  /** Each tool is embedded once; a failed embedding is forgotten so that a later search retries it. */
+  private vectorOf(tool: RegisteredTool): Promise<Vector> {
+    let vector = this.vectors.get(tool);
+    if (vector === undefined) {
+      vector = embed(this.embedder!, embeddingText(tool), `tool "${tool.name}"`);
+      this.vectors.set(tool, vector);
+      vector.catch(() => {
+        if (this.vectors.get(tool) === vector) this.vectors.delete(tool);
+      });
+    }
+    return vector;
+  }
+}
+
+/** Reciprocal rank fusion of the keyword and vector rankings, scaled to 0..1. */
+function fuse(keywordRanking: RegisteredTool[], vectorRanking: RegisteredTool[]): SearchResult[] {
+  const fused = new Map<RegisteredTool, SearchResult>();
+  const entry = (tool: RegisteredTool): SearchResult => {
+    let result = fused.get(tool);
+    if (result === undefined) fused.set(tool, (result = { tool, score: 0 }));
+    return result;
+  };
+  const best = 2 / (RRF_K + 1);
+  keywordRanking.forEach((tool, i) => {
+    const result = entry(tool);
+    result.ftsRank = i + 1;
+    result.score += 1 / (RRF_K + i + 1) / best;
+  });
+  vectorRanking.forEach((tool, i) => {
+    const result = entry(tool);
+    result.vectorRank = i + 1;
+    result.score += 1 / (RRF_K + i + 1) / best;
+  });
+  return [...fused.values()].sort((a, b) => b.score - a.score || (a.ftsRank ?? Infinity) - (b.ftsRank ?? Infinity));
+}
+
+async function embed(embedder: Embedder, text: string, what: string): Promise<Vector> {
+  let vector: unknown;
+  try {
+    vector = await embedder(text);
+  } catch (error) {
+    throw new Error(`search: the embedder failed on ${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  const ok = vector instanceof Float32Array || vector instanceof Float64Array || (Array.isArray(vector) && vector.every((x) => typeof x === 'number'));
+  if (!ok || (vector as Vector).length === 0) throw new Error(`search: the embedder returned ${describe(vector)} for ${what}, not a vector of numbers`);
+  return vector as Vector;
+}
+
+function cosine(a: Vector, b: Vector, toolName: string): number {
+  if (a.length !== b.length) throw new Error(`search: the embedder gave the query ${a.length} dimensions but tool "${toolName}" ${b.length}`);
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    normA += a[i]! * a[i]!;
+    normB += b[i]! * b[i]!;
+  }
+  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list with items that are not numbers';
+  return typeof value === 'object' ? `a ${(value as object).constructor?.name ?? 'object'}` : `a ${typeof value}`;
+}
+
+function checkOptions(options: SearchOptions): Required<Pick<SearchOptions, 'limit'>> & SearchOptions {
+  if (options === null || typeof options !== 'object') throw new TypeError('search(intent, options): options must be an object');
+  const { limit = DEFAULT_LIMIT, minScore, category, source } = options;
+  if (!Number.isInteger(limit) || limit < 1) throw new TypeError(`search: limit must be a whole number of at least 1, got ${String(limit)}`);
+  if (minScore !== undefined && (typeof minScore !== 'number' || Number.isNaN(minScore))) throw new TypeError(`search: minScore must be a number, got ${String(minScore)}`);
+  if (category !== undefined && !CATEGORIES.includes(category)) throw new TypeError(`search: category must be one of ${CATEGORIES.join(', ')}`);
+  if (source !== undefined && !SOURCES.includes(source)) throw new TypeError(`search: source must be one of ${SOURCES.join(', ')}`);
+  return { limit, minScore, category, source };
+}
