@@ -3,14 +3,16 @@
 import { readFileSync } from 'node:fs';
 import { processIO, UsageError, type CliIO } from './io.js';
 import { RUN_HELP, runCommand } from './run.js';
+import { CHECK_HELP, checkCommand } from './check.js';
 
 export const HELP = `Nuwa Script: run plans of tool calls written by agents and people.
 
 Usage:
   nuwa run <file.nuwa | ->  [options]   run a script (- reads it from stdin)
+  nuwa check <file.nuwa | -> [options]  check a script without running it (--plan: preview its calls)
   nuwa --help | --version
 
-Run \`nuwa run --help\` for the options of run.
+Run \`nuwa run --help\` or \`nuwa check --help\` for the options of each command.
 `;
 
 function version(): string {
@@ -24,6 +26,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     switch (command) {
       case 'run':
         return await runCommand(rest, io);
+      case 'check':
+        return await checkCommand(rest, io);
       case '--version':
       case '-v':
         io.stdout(`${version()}\n`);
@@ -31,7 +35,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       case '--help':
       case '-h':
       case 'help':
-        io.stdout(command === 'help' && rest[0] === 'run' ? RUN_HELP : HELP);
+        io.stdout(command === 'help' && rest[0] === 'run' ? RUN_HELP : command === 'help' && rest[0] === 'check' ? CHECK_HELP : HELP);
         return 0;
       case undefined:
         io.stderr(HELP);
