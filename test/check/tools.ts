@@ -3,7 +3,7 @@
 //
 //   get_price     { symbol: string } → number
 //   get_quote     { symbol: string, 1 to 5 capitals } → closed object { symbol, price, previousClose }
-//   get_profile   {} → open object (any keys)
+//   get_profile   {} → open object { name, ...any other keys }
 //   list_symbols  {} → list of strings
 //   top3          {} → list of at most 3 strings (maxItems)
 //   search        { query: string, limit?: integer ≥ 1 } → list of { title, url }
@@ -36,9 +36,9 @@ export function registerCheckTools(registry: ToolRegistry): void {
   });
   registry.register({
     name: 'get_profile',
-    description: 'The user profile: an object whose keys vary.',
+    description: 'The user profile: an object with a name, and other keys that vary.',
     parameters: [],
-    returns: 'object',
+    returns: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
     execute: () => ({ name: 'Ada', city: 'London' }),
   });
   registry.register({
