@@ -17,6 +17,7 @@ import { didYouMean } from '../util/suggest.js';
 import { NuwaError } from '../errors.js';
 import { toJson, type NuwaObject } from '../values/values.js';
 import type { JsonValue } from '../values/json.js';
+import { Bindings, type Binding } from './bindings.js';
 import { certainArgumentProblems, type CheckedTool, type ToolCatalog } from './arguments.js';
 import { always, binary, indexOf, logicalSide, memberOf, unary, type Finding } from './operations.js';
 import { ProblemList, type Problem, type WarningKind } from './problems.js';
@@ -42,12 +43,6 @@ export function analyse(program: A.Program, tools: ToolCatalog, variables: Itera
   return { problems: checker.problems.sorted(), calls: checker.calls };
 }
 
-/** Bound on every path ('yes') or only on some ('maybe'); a name not in the map is unbound. */
-interface Binding {
-  readonly bound: 'yes' | 'maybe';
-  readonly shape: Shape;
-}
-type Bindings = Map<string, Binding>;
 
 /** A FOR body being checked: its loop variable and the variables it creates, not yet read. */
 interface LoopFrame {
@@ -67,7 +62,7 @@ const ALWAYS_BOUND: Binding = { bound: 'yes', shape: ANY };
 class Checker {
   readonly problems = new ProblemList();
   readonly calls: ReachableCall[] = [];
-  private state: Bindings = new Map();
+  private state = new Bindings();
   private readonly frames: LoopFrame[] = [];
   private readonly departed = new Map<string, Departed>();
   /** How many times the code being checked can run: 0 never, null unknown. */
@@ -168,23 +163,22 @@ class Checker {
     const entry = this.state;
     const { times, dead } = this;
 
-    this.state = new Map(entry);
+    const afterThen = (this.state = entry.child());
     this.times = runsThen ? times : 0;
     this.dead = dead || condition.value === false;
     const thenFails = this.block(node.consequent);
-    const afterThen = this.state;
 
-    this.state = new Map(entry);
+    const afterElse = (this.state = entry.child());
     this.times = runsElse ? times : 0;
     this.dead = dead || condition.value === true;
     const elseFails = node.alternate ? this.block(node.alternate) : false;
-    const afterElse = this.state;
     this.times = times;
     this.dead = dead;
+    this.state = entry;
 
     // Only the branches that can run and finish lead past the IF.
-    const continuing = [runsThen && !thenFails ? afterThen : null, runsElse && !elseFails ? afterElse : null].filter((s) => s !== null);
-    this.state = continuing.length === 0 ? joinBindings(afterThen, afterElse) : continuing.reduce(joinBindings);
+    const continuing = [runsThen && !thenFails ? afterThen : null, runsElse && !elseFails ? afterElse : null].filter((b) => b !== null);
+    entry.merge(continuing.length === 0 ? [afterThen, afterElse] : continuing);
     return fails || continuing.length === 0;
   }
 
@@ -200,13 +194,13 @@ class Checker {
     // The body may run many times: what it assigns to outer variables is not known at its start
     // (nor after the loop). Which variables are bound does not change: a LET in the body either
     // updates a binding that exists, or creates one that ends with the iteration.
-    const entry = new Map(this.state);
+    const entry = this.state;
     for (const name of assignedIn(node)) {
       const outer = entry.get(name);
       if (outer !== undefined && outer.shape !== ANY) entry.set(name, { bound: outer.bound, shape: ANY });
     }
-    this.state = new Map(entry);
-    this.state.set(node.variable, { bound: 'yes', shape: elementShape(iterable) });
+    const body = (this.state = entry.child());
+    body.set(node.variable, { bound: 'yes', shape: elementShape(iterable) });
 
     const { times, dead } = this;
     const bound = fails ? 0 : listBound(iterable);
@@ -220,15 +214,15 @@ class Checker {
     this.dead = dead;
 
     for (const [name, let_] of frame.unread) {
-      const close = didYouMean(name, [...entry.keys()]);
+      const close = didYouMean(name, entry.names());
       this.warning(
         'UnusedVariable',
         `\`${name}\` is set but never read: a variable first set inside a FOR body disappears at the end of each iteration${close}`,
         let_,
       );
     }
-    for (const name of this.state.keys()) {
-      if (!entry.has(name)) this.departed.set(name, { loopLine: node.line, loopVariable: name === node.variable });
+    for (const name of body.changed()) {
+      if (entry.get(name) === undefined) this.departed.set(name, { loopLine: node.line, loopVariable: name === node.variable });
     }
     this.state = entry;
     const runsAtLeastOnce = Array.isArray(iterable.value) && iterable.value.length > 0;
@@ -238,7 +232,7 @@ class Checker {
   private assign(node: A.LetStatement, shape: Shape, readsItself: boolean): void {
     const { name } = node;
     const frame = this.frames[this.frames.length - 1];
-    if (frame !== undefined && !this.state.has(name)) {
+    if (frame !== undefined && this.state.get(name) === undefined) {
       // Certainly unbound before: this LET creates a variable of the current iteration. (When its
       // value reads the name, the unbound read is the problem to report, not the unused result.)
       frame.locals.add(name);
@@ -399,7 +393,7 @@ class Checker {
         : `\`${name}\` is first set inside the FOR body at line ${departed.loopLine}, and such variables disappear at the end of each iteration: set it before the loop to keep its value`;
     }
     if (hint) return `${message}; ${hint}`;
-    message += didYouMean(name, this.state.keys());
+    message += didYouMean(name, this.state.names());
     return message;
   }
 
@@ -500,20 +494,6 @@ function jsonOf(shape: Shape): JsonValue | undefined {
   } catch {
     return undefined; // too deep to convert: the run fails on it anyway, with its own error
   }
-}
-
-function joinBindings(a: Bindings, b: Bindings): Bindings {
-  const out: Bindings = new Map();
-  for (const [name, x] of a) {
-    const y = b.get(name);
-    if (y === undefined) out.set(name, x.bound === 'maybe' ? x : { bound: 'maybe', shape: x.shape });
-    else if (x === y) out.set(name, x);
-    else out.set(name, { bound: x.bound === 'yes' && y.bound === 'yes' ? 'yes' : 'maybe', shape: join(x.shape, y.shape) });
-  }
-  for (const [name, y] of b) {
-    if (!a.has(name)) out.set(name, y.bound === 'maybe' ? y : { bound: 'maybe', shape: y.shape });
-  }
-  return out;
 }
 
 function safeProduct(a: number, b: number): number | null {

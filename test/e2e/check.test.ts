@@ -230,3 +230,44 @@ describe('README, "Check before you run"', () => {
     expect(snippet?.body).toBe(readFileSync(path.join(root, 'examples', 'plan-approval.mjs'), 'utf8'));
   });
 });
+
+describe('nuwa check on hostile input: a report, never a crash or a hang', () => {
+  // In a child process with a memory cap and a kill timeout, as a user would run it.
+  function checkCapped(source: string) {
+    const child = spawnSync(process.execPath, ['--max-old-space-size=256', bin, 'check', '-', '--tools', tools, '--plan', '--json'], {
+      cwd: root,
+      input: source,
+      encoding: 'utf8',
+      timeout: 30_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    expect(child.signal, child.stderr).toBeNull();
+    expect(child.stderr).toBe('');
+    return { status: child.status, report: JSON.parse(child.stdout) as { ok: boolean; problems: Array<{ kind: string }>; plan: { calls: Array<{ maxCount: number | null }> } } };
+  }
+
+  it('990 nested loops: the bound overflows to unbounded', () => {
+    const { status, report } = checkCapped(`${'FOR a IN [1, 2] DO\n'.repeat(990)}PRINT(CALL get_price { symbol: "AAPL" })\n${'END\n'.repeat(990)}`);
+    expect(status).toBe(0);
+    expect(report.plan.calls).toEqual([expect.objectContaining({ tool: 'get_price', maxCount: null })]);
+  });
+
+  it('a chain of 100,000 operators and 1,000 nested parentheses', () => {
+    expect(checkCapped(`LET x = 1${' + 1'.repeat(100_000)}\nPRINT(x)`).status).toBe(0);
+    expect(checkCapped(`LET x = ${'('.repeat(1000)}1${')'.repeat(1000)}\nPRINT(x)`).status).toBe(0);
+  });
+
+  it('thousands of variables joined across thousands of IFs', () => {
+    let source = '';
+    for (let i = 0; i < 3000; i++) source += `LET v${i} = ${i}\n`;
+    for (let i = 0; i < 3000; i++) source += `IF v${i} > 3 THEN\n  LET v${(i * 7) % 3000} = v${i} - 1\nEND\n`;
+    expect(checkCapped(source).status).toBe(0);
+  });
+
+  it('a literal list of 100,000 items bounds its loop', () => {
+    const list = Array.from({ length: 100_000 }, (_, i) => i).join(',');
+    const { status, report } = checkCapped(`LET xs = [${list}]\nFOR x IN xs DO\n  PRINT(x)\nEND`);
+    expect(status).toBe(0);
+    expect(report.plan.calls).toEqual([]);
+  });
+});
