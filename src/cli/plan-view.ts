@@ -72,9 +72,10 @@ export async function preflight(
     const { kind, message, line, column } = plan.problems.find((p) => p.severity === 'error')!;
     return { ...out, refusal: { error: { kind, message, line, column }, text: formatProblems(plan.problems, source, fileName, io.color) } };
   }
-  if (!flags.json && plan.problems.length > 0) io.stderr(formatProblems(plan.problems, source, fileName, io.color));
   // A script that does not parse has no plan: the run reports its syntax errors as usual.
-  if (!flags.plan || plan.scriptHash === '') return out;
+  if (plan.scriptHash === '') return {};
+  if (!flags.json && plan.problems.length > 0) io.stderr(formatProblems(plan.problems, source, fileName, io.color));
+  if (!flags.plan) return out;
   out.report!.plan = { calls: plan.calls, needsApproval: plan.needsApproval, scriptHash: plan.scriptHash };
   if (!flags.json) io.stderr(formatPlan(plan));
   if (plan.needsApproval.length > 0 && !flags.yes) {

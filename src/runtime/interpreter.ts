@@ -16,7 +16,7 @@ import { Run } from './run.js';
 import { Scope } from './scope.js';
 import { fromJson, NotJsonError, setJsonKey, toJson } from '../values/values.js';
 import { PlanBudget, type ApprovedPlan } from '../check/approval.js';
-import { plan, type Plan, type PlanOptions } from '../check/check.js';
+import { plan as planScript, type Plan, type PlanOptions } from '../check/check.js';
 
 export interface InterpreterOptions {
   /** Where PRINT and context.print lines go (default: process.stdout, one line each). */
@@ -135,7 +135,7 @@ export class Interpreter {
    * approval levels. Show it, and run with `{ approvedPlan }` once a person approved it.
    */
   plan(script: string | Program, options: Omit<PlanOptions, 'needsApproval'> = {}): Plan {
-    return plan(script, this.registry, { ...options, needsApproval: [...this.needsApproval] });
+    return planScript(script, this.registry, { ...options, needsApproval: [...this.needsApproval] });
   }
 
   /** Original NuwaScript name: runs source text and resolves to the top-level scope. */
