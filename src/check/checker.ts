@@ -79,6 +79,11 @@ class Checker {
   private letTarget: string | null = null;
   /** Whether the enclosing LET's value reads the variable it assigns. */
   private letTargetRead = false;
+  /**
+   * "Did you mean" compares a name with every variable in scope: a script with thousands of
+   * problems and of variables gets suggestions on its first problems only, so checking stays fast.
+   */
+  private suggestionsLeft = 100;
 
   constructor(
     private readonly tools: ToolCatalog,
@@ -214,7 +219,7 @@ class Checker {
     this.dead = dead;
 
     for (const [name, let_] of frame.unread) {
-      const close = didYouMean(name, entry.names());
+      const close = this.suggest(name, entry);
       this.warning(
         'UnusedVariable',
         `\`${name}\` is set but never read: a variable first set inside a FOR body disappears at the end of each iteration${close}`,
@@ -393,8 +398,13 @@ class Checker {
         : `\`${name}\` is first set inside the FOR body at line ${departed.loopLine}, and such variables disappear at the end of each iteration: set it before the loop to keep its value`;
     }
     if (hint) return `${message}; ${hint}`;
-    message += didYouMean(name, this.state.names());
-    return message;
+    return message + this.suggest(name, this.state);
+  }
+
+  private suggest(name: string, bindings: Bindings): string {
+    if (this.suggestionsLeft <= 0) return '';
+    this.suggestionsLeft--;
+    return didYouMean(name, bindings.names());
   }
 
   private list(node: A.ListExpression): Shape {

@@ -264,6 +264,14 @@ describe('nuwa check on hostile input: a report, never a crash or a hang', () =>
     expect(checkCapped(source).status).toBe(0);
   });
 
+  it('thousands of problems among thousands of variables', () => {
+    let source = '';
+    for (let i = 0; i < 4000; i++) source += `LET v${i} = ${i}\nFOR t IN [1] DO\n  LET unread${i} = t\nEND\nPRINT(missing${i % 10})\n`;
+    const { status, report } = checkCapped(source);
+    expect(status).toBe(1);
+    expect(report.problems.length).toBeGreaterThanOrEqual(8000); // each unread loop variable and each missing name
+  });
+
   it('a literal list of 100,000 items bounds its loop', () => {
     const list = Array.from({ length: 100_000 }, (_, i) => i).join(',');
     const { status, report } = checkCapped(`LET xs = [${list}]\nFOR x IN xs DO\n  PRINT(x)\nEND`);
