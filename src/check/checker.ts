@@ -1,5 +1,6 @@
 // The static checker: one walk over the AST, in evaluation order, that follows LANGUAGE.md §3's
-// scoping exactly and tracks what is known of each variable on every path (shapes.ts). It reports
+// scoping exactly and tracks what is known of each variable on every path (bindings.ts, shapes.ts),
+// with the runtime's own operators, messages and argument validator deciding what fails. It reports
 // problems and records every CALL the script can reach with how many times it can run there (the
 // raw material of a plan). A pure function of the program, the tools' schemas and the names of
 // the initial variables: nothing runs, and the tools' functions are never called.

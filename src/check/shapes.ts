@@ -48,7 +48,7 @@ export function isConstant(shape: Shape): boolean {
   return shape.value !== undefined;
 }
 
-/** True when the value can only be of the types in `mask`... i.e. never of any other type. */
+/** True when the value is certainly of one of the types in `mask`. */
 export function only(shape: Shape, mask: number): boolean {
   return (shape.types & ~mask) === 0;
 }
