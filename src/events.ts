@@ -27,7 +27,8 @@ export type NuwaEvent =
   | (EventBase & { type: 'script:started'; sessionId: string; fileName?: string })
   | (EventBase & { type: 'script:completed'; sessionId: string; fileName?: string; stats: RunStats })
   | (EventBase & { type: 'script:failed'; sessionId: string; fileName?: string; stats: RunStats; error: EventError })
-  | (EventBase & { type: 'tool:invoking'; runId: string; toolName: string; args: JsonObject })
+  // approvedBy: how a call that needed approval got it ('plan': covered by the run's approvedPlan).
+  | (EventBase & { type: 'tool:invoking'; runId: string; toolName: string; args: JsonObject; approvedBy?: 'plan' | 'hook' })
   | (EventBase & { type: 'tool:completed'; runId: string; toolName: string; duration: number })
   | (EventBase & { type: 'tool:failed'; runId: string; toolName: string; duration: number; error: EventError })
   | (EventBase & { type: 'tool:denied'; runId: string; toolName: string; confirm: string })

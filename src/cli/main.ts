@@ -7,15 +7,30 @@ import { RUN_HELP, runCommand } from './run.js';
 export const HELP = `Nuwa Script: run plans of tool calls written by agents and people.
 
 Usage:
-  nuwa run <file.nuwa | ->  [options]   run a script (- reads it from stdin)
-  nuwa mcp                  [options]   serve run_script, describe_tools and the loaded tools over MCP (stdio)
-  nuwa repl                 [options]   interactive session (.help inside lists the dot commands)
-  nuwa tools [<name>]       [options]   list the loaded tools, or describe one; --search "<intent>" ranks them
-  nuwa prompt               [options]   print a system prompt that teaches a model Nuwa Script and the loaded tools
+  nuwa run <file.nuwa | ->   [options]  run a script (- reads it from stdin)
+  nuwa check <file.nuwa | -> [options]  check a script without running it (--plan: preview its calls)
+  nuwa repl                  [options]  interactive session (.help inside lists the dot commands)
+  nuwa tools [<name>]        [options]  list the loaded tools, or describe one; --search "<intent>" ranks them
+  nuwa prompt                [options]  print a system prompt that teaches a model Nuwa Script and the loaded tools
+  nuwa mcp                   [options]  serve run_script, describe_tools and the loaded tools over MCP (stdio)
   nuwa --help | --version
 
-Run \`nuwa run --help\` for the options of run.
+Run \`nuwa run --help\` or \`nuwa check --help\` for the options of each command.
 `;
+
+/** `nuwa help <command>`: that command's help (each is loaded only to print it). */
+async function helpFor(command: string | undefined): Promise<string> {
+  switch (command) {
+    case 'run':
+      return RUN_HELP;
+    case 'check':
+      return (await import('./check.js')).CHECK_HELP;
+    case 'mcp':
+      return (await import('./mcp.js')).MCP_HELP;
+    default:
+      return HELP;
+  }
+}
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -28,17 +43,18 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     switch (command) {
       case 'run':
         return await runCommand(rest, io);
-      case 'mcp':
-        // Imported on demand: the MCP SDK is not loaded by the other commands.
-        return await (await import('./mcp.js')).mcpCommand(rest, io);
+      // The other commands are imported on demand, so that `nuwa run` starts without loading the
+      // checker, node:repl, MiniSearch or the MCP SDK.
+      case 'check':
+        return await (await import('./check.js')).checkCommand(rest, io);
       case 'repl':
-        // Imported on demand too: node:repl and the completion machinery are not needed by `run`.
         return await (await import('./repl.js')).replCommand(rest, io);
-      // Loaded on demand: `nuwa run` starts without them.
       case 'tools':
         return await (await import('./tools.js')).toolsCommand(rest, io);
       case 'prompt':
         return await (await import('./prompt.js')).promptCommand(rest, io);
+      case 'mcp':
+        return await (await import('./mcp.js')).mcpCommand(rest, io);
       case '--version':
       case '-v':
         io.stdout(`${version()}\n`);
@@ -46,7 +62,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
       case '--help':
       case '-h':
       case 'help':
-        io.stdout(command === 'help' && rest[0] === 'run' ? RUN_HELP : command === 'help' && rest[0] === 'mcp' ? (await import('./mcp.js')).MCP_HELP : HELP);
+        io.stdout(await helpFor(command === 'help' ? rest[0] : undefined));
         return 0;
       case undefined:
         io.stderr(HELP);

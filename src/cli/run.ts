@@ -11,6 +11,7 @@ import { UsageError, type CliIO } from './io.js';
 import { errorToJson, formatError, type JsonError } from './report.js';
 import { loadRegistry, parseLimits, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { CHECK_OPTIONS, preflight } from './plan-view.js';
 import type { JsonValue } from '../values/json.js';
 
 export const RUN_HELP = `Usage: nuwa run <file.nuwa | -> [options]
@@ -29,6 +30,9 @@ Options:
   --max-tool-calls <n>      limit on tool calls
   --trace <file.jsonl>      write run events as JSON lines
   --json                    print one JSON object: { ok, output, variables, state, error?, stats }
+  --check                   check the script first (nuwa check) and refuse to run it if it has errors
+  --plan                    show the plan first (nuwa check --plan) and ask once, on a terminal, to
+                            approve it; the calls it covers are not asked about again (--yes approves it)
   -h, --help                show this help
 
 Exit status: 0 success, 1 the script failed, 2 usage error.
@@ -44,7 +48,7 @@ export interface RunReport {
 }
 
 type RunValues = ReturnType<typeof parseRunArgs>['values'];
-const parseRunArgs = (args: string[]) => parseArgs({ args, options: SHARED_OPTIONS, allowPositionals: true, strict: true });
+const parseRunArgs = (args: string[]) => parseArgs({ args, options: { ...SHARED_OPTIONS, ...CHECK_OPTIONS }, allowPositionals: true, strict: true });
 
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseRunArgs(args);
@@ -72,6 +76,13 @@ async function runLoaded(registry: ToolRegistry, source: string, fileName: strin
   const json = values.json === true;
   const trace = values.trace === undefined ? undefined : openTrace(values.trace, io.cwd);
   let stats: RunStats = { steps: 0, toolCalls: 0, durationMs: 0 };
+  const before = await preflight(source, fileName, registry, variables, { check: values.check, plan: values.plan, yes: values.yes, json }, io);
+  if (before.refusal) {
+    trace?.close();
+    if (json) io.stdout(`${JSON.stringify({ ...report(false, [], {}, registry.defaultSession.toJSON(), stats, before.refusal.error), ...before.report })}\n`);
+    else io.stderr(before.refusal.text);
+    return 1;
+  }
 
   const controller = new AbortController();
   const onInterrupt = () => controller.abort('interrupted (Ctrl-C)');
@@ -91,13 +102,13 @@ async function runLoaded(registry: ToolRegistry, source: string, fileName: strin
   });
 
   try {
-    const result = await interpreter.run(source, { variables, fileName, signal: controller.signal });
-    if (json) io.stdout(`${JSON.stringify(report(true, printed, result.variables, registry.defaultSession.toJSON(), result.stats))}\n`);
+    const result = await interpreter.run(source, { variables, fileName, signal: controller.signal, approvedPlan: before.approvedPlan });
+    if (json) io.stdout(`${JSON.stringify({ ...report(true, printed, result.variables, registry.defaultSession.toJSON(), result.stats), ...before.report })}\n`);
     return 0;
   } catch (error) {
     if (!(error instanceof NuwaError)) throw error;
     if (json) {
-      io.stdout(`${JSON.stringify(report(false, printed, error.variables ?? {}, registry.defaultSession.toJSON(), stats, errorToJson(error)))}\n`);
+      io.stdout(`${JSON.stringify({ ...report(false, printed, error.variables ?? {}, registry.defaultSession.toJSON(), stats, errorToJson(error)), ...before.report })}\n`);
     } else {
       io.stderr(formatError(error, source, fileName, io.color));
     }
@@ -114,7 +125,7 @@ export function report(ok: boolean, output: string[], variables: Record<string, 
   return out;
 }
 
-function readScript(file: string, cwd: string): string {
+export function readScript(file: string, cwd: string): string {
   try {
     return readFileSync(path.resolve(cwd, file), 'utf8');
   } catch (error) {

@@ -140,6 +140,8 @@ const BUILTIN_LIST: Builtin[] = [
 
 export const BUILTINS: ReadonlyMap<string, Builtin> = new Map(BUILTIN_LIST.map((b) => [b.name, b]));
 export const BUILTIN_NAMES: readonly string[] = BUILTIN_LIST.map((b) => b.name);
+/** Built-ins called for what they do, not for their value: a statement may discard their result. */
+export const EFFECT_BUILTINS: ReadonlySet<string> = new Set(['PRINT']);
 
 export function arityError(builtin: Builtin, given: number, at: Position): NuwaError {
   const expected =

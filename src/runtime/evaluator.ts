@@ -422,7 +422,8 @@ function callBuiltin(builtin: Builtin | undefined, args: Value[], node: A.Functi
   return builtin.call(args, rt, node);
 }
 
-function unknownFunction(node: A.FunctionCall, rt: Run): NuwaError {
+/** The UnknownFunctionError of `NAME(...)`; the checker reports the same one before the run. */
+export function unknownFunction(node: A.FunctionCall, rt: Pick<Run, 'hasTool'>): NuwaError {
   const { name } = node;
   let hint: string;
   if (BUILTINS.has(name.toUpperCase())) hint = `: built-in names are uppercase: write \`${name.toUpperCase()}\``;

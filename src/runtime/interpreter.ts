@@ -15,6 +15,8 @@ import { resolveLimits, type Limits } from './limits.js';
 import { Run } from './run.js';
 import { Scope } from './scope.js';
 import { fromJson, NotJsonError, setJsonKey, toJson } from '../values/values.js';
+import { PlanBudget, type ApprovedPlan } from '../check/approval.js';
+import { plan as planScript, type Plan, type PlanOptions } from '../check/check.js';
 
 export interface InterpreterOptions {
   /** Where PRINT and context.print lines go (default: process.stdout, one line each). */
@@ -40,6 +42,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Used in error positions and events. */
   fileName?: string;
+  /** A plan of this script that a person approved as a whole: the calls it covers ask no one. */
+  approvedPlan?: ApprovedPlan;
 }
 
 export interface RunResult {
@@ -101,6 +105,7 @@ export class Interpreter {
     try {
       bindInitialVariables(top, options.variables);
       const program = typeof script === 'string' ? parse(script, { fileName }) : checkProgram(script);
+      if (options.approvedPlan !== undefined) run.usePlan(PlanBudget.of(options.approvedPlan, program));
       const compiled = compileProgram(program);
       if (compiled.sync) compiled.sync(run, top);
       else await compiled.async!(run, top);
@@ -123,6 +128,14 @@ export class Interpreter {
     } finally {
       run.finish();
     }
+  }
+
+  /**
+   * What the script may do, without running it (API.md `plan`): with this interpreter's tools and
+   * approval levels. Show it, and run with `{ approvedPlan }` once a person approved it.
+   */
+  plan(script: string | Program, options: Omit<PlanOptions, 'needsApproval'> = {}): Plan {
+    return planScript(script, this.registry, { ...options, needsApproval: [...this.needsApproval] });
   }
 
   /** Original NuwaScript name: runs source text and resolves to the top-level scope. */

@@ -13,6 +13,7 @@ import type { ApprovalHook, ConfirmLevel, Logger } from '../tools/types.js';
 import type { BuiltinHost } from './builtins.js';
 import type { Scope } from './scope.js';
 import type { Limits } from './limits.js';
+import type { PlanBudget } from '../check/approval.js';
 import { fromJson, NotJsonError, toJson, type Value } from '../values/values.js';
 
 export interface RunSettings {
@@ -140,7 +141,23 @@ export class Run implements CallHost, BuiltinHost {
   }
 
   callTool(name: string, args: JsonObject, at: Position, scope: Scope): Promise<Value> {
-    return invokeTool(this, name, args, new ScriptCallSite(at, this.fileName, scope), 'value') as Promise<Value>;
+    const site = new ScriptCallSite(at, this.fileName, scope);
+    this.plan?.pending.set(site, name);
+    return invokeTool(this, name, args, site, 'value') as Promise<Value>;
+  }
+
+  /** With `approvedPlan`: its remaining calls, and the script's CALLs not yet counted against it. */
+  private plan: { budget: PlanBudget; pending: WeakMap<CallSite, string> } | undefined;
+
+  usePlan(budget: PlanBudget): void {
+    this.plan = { budget, pending: new WeakMap() };
+  }
+
+  coveredByPlan(tool: RegisteredTool, site: CallSite): boolean {
+    if (this.plan === undefined || this.plan.pending.get(site) !== tool.name) return false;
+    // Counted once: a tool calling tools through this CALL's context asks as usual.
+    this.plan.pending.delete(site);
+    return this.plan.budget.take(tool.name);
   }
 
   beginCall(_tool: RegisteredTool): void {

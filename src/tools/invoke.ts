@@ -5,7 +5,7 @@ import { NuwaError } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { copyJson, fromJson, NotJsonError, type Value } from '../values/values.js';
-import { didYouMean } from '../util/suggest.js';
+import { invalidArgumentsMessage, unknownToolMessage } from './hints.js';
 import { CallContext } from './context.js';
 import { ToolFailure } from './envelope.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
@@ -32,6 +32,8 @@ export interface CallHost {
   /** The waits for tools (and approvals) in flight, which a stopping run ends. */
   readonly waits: Waits;
   nextExecutionId(): string;
+  /** True when a plan the host approved as a whole covers this call (it then asks no one). */
+  coveredByPlan?(tool: RegisteredTool, site: CallSite): boolean;
 }
 
 /** The script's variables as a tool sees them (getVar / setVar). */
@@ -64,18 +66,17 @@ function isRunStop(error: unknown): error is NuwaError {
 export async function invokeTool(host: CallHost, name: string, args: JsonObject, site: CallSite, form: 'value' | 'json'): Promise<Value | JsonValue> {
   const tool = host.registry.lookup(name);
   if (tool === undefined) {
-    throw positioned(new NuwaError('ToolNotFoundError', `there is no tool \`${name}\`${toolSuggestion(host.registry, name)}`, { toolName: name }), site);
+    throw positioned(new NuwaError('ToolNotFoundError', unknownToolMessage(name, host.registry.names()), { toolName: name }), site);
   }
 
   const problems = tool.validateArguments(args);
   if (problems !== null) {
-    const message = `invalid arguments for tool \`${name}\`: ${problems.map((p) => p.message).join('; ')}`;
-    const error = new NuwaError('ToolArgumentError', message, { toolName: name });
+    const error = new NuwaError('ToolArgumentError', invalidArgumentsMessage(name, problems), { toolName: name });
     error.problems = problems;
     throw positioned(error, site);
   }
 
-  if (host.needsApproval.has(tool.confirm)) await requireApproval(host, tool, args, site);
+  const approvedBy = host.needsApproval.has(tool.confirm) ? await requireApproval(host, tool, args, site) : undefined;
 
   try {
     host.beginCall(tool);
@@ -85,7 +86,7 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
   const executionId = host.nextExecutionId();
   const emit = host.emit;
   const started = emit ? performance.now() : 0;
-  emit?.({ type: 'tool:invoking', executionId, runId: host.runId, timestamp: Date.now(), toolName: name, args: copyJson(args) as JsonObject });
+  emit?.({ type: 'tool:invoking', executionId, runId: host.runId, timestamp: Date.now(), toolName: name, args: copyJson(args) as JsonObject, ...(approvedBy && { approvedBy }) });
 
   // A tool with its own timeout gets its own signal, aborted by the run or by the timeout.
   const toolController = tool.timeoutMs === undefined ? undefined : new AbortController();
@@ -130,14 +131,6 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
   return result;
 }
 
-function toolSuggestion(registry: ToolRegistry, name: string): string {
-  const names = registry.names();
-  const close = didYouMean(name, names);
-  if (close) return close;
-  if (names.length === 0) return ': no tools are registered';
-  return names.length <= 12 ? `: the tools are ${names.join(', ')}` : '';
-}
-
 function executionError(name: string, thrown: unknown): NuwaError {
   const message =
     thrown instanceof Error ? thrown.message : typeof thrown === 'string' ? thrown : (safeString(thrown) ?? 'an unknown error');
@@ -170,7 +163,9 @@ function failedEvent(host: CallHost, executionId: string, toolName: string, star
   };
 }
 
-async function requireApproval(host: CallHost, tool: RegisteredTool, args: JsonObject, site: CallSite): Promise<void> {
+/** Resolves to who approved the call: the plan the host approved, or the approve hook. */
+async function requireApproval(host: CallHost, tool: RegisteredTool, args: JsonObject, site: CallSite): Promise<'plan' | 'hook'> {
+  if (host.coveredByPlan?.(tool, site)) return 'plan';
   let approved = false;
   let why = 'no approval hook is configured';
   if (host.approve) {
@@ -190,7 +185,7 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, args: JsonO
     }
   }
   if (host.signal.aborted) throw positioned(host.signal.reason as NuwaError, site);
-  if (approved) return;
+  if (approved) return 'hook';
   host.emit?.({ type: 'tool:denied', executionId: host.nextExecutionId(), runId: host.runId, timestamp: Date.now(), toolName: tool.name, confirm: tool.confirm });
   throw positioned(
     new NuwaError('ToolDeniedError', `the call to \`${tool.name}\` (a ${tool.confirm} action) was denied: ${why}`, { toolName: tool.name }),

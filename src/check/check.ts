@@ -1,0 +1,120 @@
+// The checker's entry points (API.md `check`, `plan`): source text or a parsed program in, problems
+// (and the plan) out, without running anything. Syntax errors are problems here, not a throw.
+import type { Program } from '../syntax/ast.js';
+import { NuwaError } from '../errors.js';
+import { parse } from '../syntax/parse.js';
+import type { ConfirmLevel, ToolCategory } from '../tools/types.js';
+import type { ToolCatalog } from './arguments.js';
+import { analyse, type Analysis } from './checker.js';
+import { programHash } from './hash.js';
+import { hasErrors, type Problem } from './problems.js';
+
+export interface CheckOptions {
+  /** The initial variables the script will run with (`run`'s `variables`), or just their names. */
+  variables?: readonly string[] | Record<string, unknown>;
+}
+
+export interface PlanOptions extends CheckOptions {
+  /** Which confirm levels need approval (default: write and destructive, as for the Interpreter). */
+  needsApproval?: readonly ConfirmLevel[];
+}
+
+/** A CALL the script can reach: at most `maxCount` runs there (null: only known at run time). */
+export interface PlannedCall {
+  tool: string;
+  confirm: ConfirmLevel;
+  category: ToolCategory;
+  line: number;
+  column: number;
+  maxCount: number | null;
+}
+
+/** A tool whose level needs approval, with its calls' maxCounts summed (null: any number). */
+export interface ApprovalNeed {
+  tool: string;
+  confirm: ConfirmLevel;
+  maxCount: number | null;
+}
+
+export interface Plan {
+  /** No problem of severity error. */
+  ok: boolean;
+  problems: Problem[];
+  /** Every CALL the script can reach, in source order. */
+  calls: PlannedCall[];
+  needsApproval: ApprovalNeed[];
+  /** The program the plan is for (hash.ts); `run` refuses an approved plan made for another. */
+  scriptHash: string;
+}
+
+const DEFAULT_APPROVAL_LEVELS: readonly ConfirmLevel[] = ['write', 'destructive'];
+
+/** Every problem `nuwa check` reports, in source order. */
+export function check(script: string | Program, tools: ToolCatalog, options: CheckOptions = {}): Problem[] {
+  const parsed = parseScript(script);
+  if ('problems' in parsed) return parsed.problems;
+  return analyseSafely(parsed.program, tools, options).problems;
+}
+
+/** What a script may do: every reachable CALL with its bound, and what needs approval. */
+export function plan(script: string | Program, tools: ToolCatalog, options: PlanOptions = {}): Plan {
+  const parsed = parseScript(script);
+  if ('problems' in parsed) return { ok: false, problems: parsed.problems, calls: [], needsApproval: [], scriptHash: '' };
+  const { problems, calls: reached } = analyseSafely(parsed.program, tools, options);
+  const calls: PlannedCall[] = reached
+    .map(({ node, tool, maxCount }) => ({ tool: tool.name, confirm: tool.confirm, category: tool.category, line: node.line, column: node.column, maxCount }))
+    .sort((a, b) => a.line - b.line || a.column - b.column);
+
+  const levels = new Set(options.needsApproval ?? DEFAULT_APPROVAL_LEVELS);
+  const needs = new Map<string, ApprovalNeed>();
+  for (const call of calls) {
+    if (!levels.has(call.confirm)) continue;
+    const need = needs.get(call.tool);
+    if (need === undefined) needs.set(call.tool, { tool: call.tool, confirm: call.confirm, maxCount: call.maxCount });
+    else need.maxCount = need.maxCount === null || call.maxCount === null ? null : need.maxCount + call.maxCount;
+  }
+  return { ok: !hasErrors(problems), problems, calls, needsApproval: [...needs.values()], scriptHash: programHash(parsed.program) };
+}
+
+function parseScript(script: unknown): { program: Program } | { problems: Problem[] } {
+  if (typeof script === 'string') {
+    try {
+      return { program: parse(script) };
+    } catch (error) {
+      if (!(error instanceof NuwaError) || error.kind !== 'SyntaxError') throw error;
+      const errors = error.errors && error.errors.length > 0 ? error.errors : [{ line: error.line ?? 1, column: error.column ?? 1, message: error.message }];
+      return { problems: errors.map(({ line, column, message }) => ({ kind: 'SyntaxError', message, line, column, severity: 'error' })) };
+    }
+  }
+  if (script !== null && typeof script === 'object' && (script as Program).type === 'Program' && Array.isArray((script as Program).body)) {
+    return { program: script as Program };
+  }
+  return { problems: [{ kind: 'SyntaxError', message: 'check() needs script text or a Program from parse()', line: 1, column: 1, severity: 'error' }] };
+}
+
+function analyseSafely(program: Program, tools: ToolCatalog, options: CheckOptions): Analysis {
+  if (tools === null || typeof tools !== 'object' || typeof tools.lookup !== 'function' || typeof tools.names !== 'function') {
+    throw new TypeError('check(script, registry): registry must be a ToolRegistry');
+  }
+  try {
+    return analyse(program, tools, variableNames(options.variables));
+  } catch (error) {
+    // The evaluator meets the same limit; say so instead of crashing the host.
+    if (!(error instanceof RangeError)) throw error;
+    const problem: Problem = {
+      kind: 'LimitExceededError',
+      message: 'the script nests too deeply to check on this host: split deep expressions with LET',
+      line: 1,
+      column: 1,
+      severity: 'error',
+    };
+    return { problems: [problem], calls: [] };
+  }
+}
+
+function variableNames(variables: CheckOptions['variables']): string[] {
+  if (variables === undefined) return [];
+  if (Array.isArray(variables)) return variables.filter((name): name is string => typeof name === 'string');
+  if (variables !== null && typeof variables === 'object') return Object.keys(variables);
+  throw new TypeError('check options: variables must be a list of names or an object of name → value');
+}

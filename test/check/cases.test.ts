@@ -1,0 +1,86 @@
+// `check` against the case corpus and the examples: a script that runs successfully must get no
+// error from check (warnings are allowed); an example that fails on purpose fails with an error
+// check reported.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { check, Interpreter, NuwaError, ToolRegistry, type Problem } from '../../src/index.js';
+import { registerCorpusTools } from '../support/corpus-tools.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const casesDir = path.join(root, 'test', 'cases');
+
+interface CaseChunk {
+  name: string;
+  source: string;
+  variables: string[];
+}
+
+/** The chunks of test/cases that the corpus expects to run to the end (no `// error:`). */
+function succeedingChunks(): CaseChunk[] {
+  const chunks: CaseChunk[] = [];
+  for (const file of readdirSync(casesDir).filter((f) => f.endsWith('.nuwa')).sort()) {
+    const lines = readFileSync(path.join(casesDir, file), 'utf8').split(/\r?\n/);
+    let start = 0;
+    for (let i = 0; i <= lines.length; i++) {
+      if (i < lines.length && lines[i] !== '---') continue;
+      const chunk = lines.slice(start, i);
+      const source = chunk.join('\n');
+      const vars = /^\/\/ @vars (.*)$/m.exec(source);
+      // context.setVar binds variables that no LET binds: outside what check sees (checker.ts).
+      const usesSetVar = /\bctx_set_var\b/.test(source);
+      if (!/\/\/ error(@\d+)?:/.test(source) && source.trim() !== '' && !usesSetVar) {
+        chunks.push({ name: `${file}:${start + 1}`, source, variables: vars ? Object.keys(JSON.parse(vars[1]!)) : [] });
+      }
+      start = i + 1;
+    }
+  }
+  return chunks;
+}
+
+function corpusRegistry(): ToolRegistry {
+  const registry = new ToolRegistry();
+  registerCorpusTools(registry);
+  return registry;
+}
+
+const errorsOf = (problems: Problem[]) => problems.filter((p) => p.severity === 'error');
+
+describe('check finds no error in scripts that run', () => {
+  const chunks = succeedingChunks();
+  it('covers the corpus', () => expect(chunks.length).toBeGreaterThan(200));
+  it.each(chunks.map((c) => [c.name, c] as const))('%s', (_name, chunk) => {
+    expect(errorsOf(check(chunk.source, corpusRegistry(), { variables: chunk.variables }))).toEqual([]);
+  });
+});
+
+describe('check on the examples (examples/*.nuwa with examples/tools.mjs)', () => {
+  const examplesDir = path.join(root, 'examples');
+  const variables: Record<string, Record<string, unknown>> = { 'trading.nuwa': { threshold: 1 } };
+  const files = readdirSync(examplesDir).filter((f) => f.endsWith('.nuwa')).sort();
+
+  async function exampleRegistry(): Promise<ToolRegistry> {
+    const registry = new ToolRegistry();
+    const tools = (await import(path.join(examplesDir, 'tools.mjs'))) as { default: Parameters<ToolRegistry['register']>[0][] };
+    for (const tool of tools.default) registry.register(tool);
+    return registry;
+  }
+
+  it.each(files)('%s: a run that succeeds gets no error; a run that fails, fails with one check reported', async (file) => {
+    const source = readFileSync(path.join(examplesDir, file), 'utf8');
+    const registry = await exampleRegistry();
+    const errors = errorsOf(check(source, registry, { variables: variables[file] ?? {} })).map(({ kind, line, column }) => ({ kind, line, column }));
+    const interpreter = new Interpreter(registry, { print: () => {}, approve: () => true, logger: { warn() {}, error() {} } });
+    let failure: NuwaError | undefined;
+    try {
+      await interpreter.run(source, { variables: variables[file] ?? {} });
+    } catch (error) {
+      if (!(error instanceof NuwaError)) throw error;
+      failure = error;
+    }
+    if (failure === undefined) expect(errors).toEqual([]);
+    else expect(errors).toContainEqual({ kind: failure.kind, line: failure.line, column: failure.column });
+  });
+  it('finds the examples', () => expect(files.length).toBeGreaterThanOrEqual(4));
+});
