@@ -5,7 +5,7 @@ import { plan as makePlan } from '../check/check.js';
 import { UsageError, type CliIO } from './io.js';
 import { CHECK_OPTIONS, formatPlan, formatProblems } from './plan-view.js';
 import { readScript } from './run.js';
-import { loadRegistry, parseVariables, SHARED_OPTIONS } from './setup.js';
+import { loadRegistry, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
 
 export const CHECK_HELP = `Usage: nuwa check <file.nuwa | -> [options]
 
@@ -15,6 +15,8 @@ counts, values of the wrong type, and likely mistakes (warnings).
 
 Options:
   --tools <module>          load tools from an ES module (repeatable): calls are checked against them
+  --tools-dir <dir>         load executable tools from a directory (repeatable)
+  --mcp "<command> [args]"  load the tools of an MCP server started with that command (repeatable)
   --var name=<json>         an initial script variable (repeatable): it counts as set
   --plan                    also print the plan: each reachable CALL, its risk level and how many
                             times it can run (≤ n, or unbounded), and what needs approval
@@ -34,10 +36,15 @@ export async function checkCommand(args: string[], io: CliIO): Promise<number> {
   const [file] = positionals as [string];
   const fileName = file === '-' ? '<stdin>' : file;
   const source = file === '-' ? await io.readStdin() : readScript(file, io.cwd);
-  const registry = await loadRegistry(values, io);
   const variables = parseVariables(values.var);
-
-  const result = makePlan(source, registry, { variables });
+  const { registry, failures, close } = await loadRegistry(values, io);
+  let result: ReturnType<typeof makePlan>;
+  try {
+    reportLoadFailures(failures, io);
+    result = makePlan(source, registry, { variables });
+  } finally {
+    await close(); // closing an MCP connection unregisters its tools: only after checking
+  }
   const clean = result.problems.length === 0;
   if (values.json === true) {
     const report: Record<string, unknown> = { ok: clean, problems: result.problems };

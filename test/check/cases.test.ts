@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { check, Interpreter, NuwaError, ToolRegistry, type Problem } from '../../src/index.js';
+import { check, Interpreter, NuwaError, ToolRegistry, type Problem, type ToolDefinition } from '../../src/index.js';
 import { registerCorpusTools } from '../support/corpus-tools.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -62,8 +62,9 @@ describe('check on the examples (examples/*.nuwa with examples/tools.mjs)', () =
 
   async function exampleRegistry(): Promise<ToolRegistry> {
     const registry = new ToolRegistry();
-    const tools = (await import(path.join(examplesDir, 'tools.mjs'))) as { default: Parameters<ToolRegistry['register']>[0][] };
+    const tools = (await import(path.join(examplesDir, 'tools.mjs'))) as { default: ToolDefinition[] };
     for (const tool of tools.default) registry.register(tool);
+    await registry.loadExecutables(path.join(examplesDir, 'tools')); // examples/executables.nuwa's tools
     return registry;
   }
 
