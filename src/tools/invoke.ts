@@ -1,11 +1,15 @@
 // One tool call, from name to checked result (TOOLS.md §2, §3, §6). Every way of calling a tool —
 // a script's CALL, context.callTool, and later registry.execute — goes through invokeTool, so the
 // guarantees hold the same everywhere.
-import { NuwaError } from '../errors.js';
+//
+// A tool is foreign code: what it returns or throws is looked at only through the guarded helpers of
+// util/foreign.ts, read once, and what reaches the script is always our own copy, checked as copied.
+import { isNuwaError, NuwaError } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
-import { copyJson, fromJson, NotJsonError, type Value } from '../values/values.js';
+import { copyJson, fromJson, type Value } from '../values/values.js';
 import { didYouMean } from '../util/suggest.js';
+import { describeThrown, thenOf } from '../util/foreign.js';
 import { CallContext } from './context.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import type { Sandbox } from './sandbox.js';
@@ -13,10 +17,14 @@ import type { Session } from './session.js';
 import type { Waits } from './guard.js';
 import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
 
+/** How deep tools may call tools through context.callTool when the host sets no maxCallDepth. */
+export const DEFAULT_MAX_CALL_DEPTH = 32;
+
 /** What the run around a call provides: limits, output, approval, events, cancellation. */
 export interface CallHost {
   readonly registry: ToolRegistry;
   readonly session: Session;
+  /** Aborted when the run stops, with the NuwaError that stopped it as its reason. */
   readonly signal: AbortSignal;
   readonly logger: Logger;
   readonly sandbox: Sandbox;
@@ -25,9 +33,14 @@ export interface CallHost {
   readonly approve: ApprovalHook | undefined;
   readonly needsApproval: ReadonlySet<ConfirmLevel>;
   readonly emit: ((event: NuwaEvent) => void) | undefined;
+  /** True once the run is over: the contexts it handed out refuse callTool, print and setVar. */
+  readonly ended: boolean;
   print(text: string): void;
-  /** Counts a call against the run's limits; throws LimitExceededError or AbortedError. */
-  beginCall(tool: RegisteredTool): void;
+  /**
+   * Counts a call against the run's limits; throws LimitExceededError or AbortedError. `depth` is
+   * how deeply the call is nested: 1 for a script's CALL, one more for each context.callTool.
+   */
+  beginCall(tool: RegisteredTool, depth: number): void;
   /** The waits for tools (and approvals) in flight, which a stopping run ends. */
   readonly waits: Waits;
   nextExecutionId(): string;
@@ -39,21 +52,23 @@ export interface VariableAccess {
   set(name: string, value: JsonValue): void;
 }
 
-/** Where the call comes from: the CALL's position, and its scope. */
+/** Where the call comes from: the CALL's position, its scope, and how deeply it is nested. */
 export interface CallSite {
   line?: number;
   column?: number;
   fileName?: string;
   vars?: VariableAccess;
+  /** 1 (the default) for a call made by a script or a host; one more for each context.callTool. */
+  depth?: number;
 }
 
 function positioned(error: NuwaError, site: CallSite): NuwaError {
   return error.at(site.line === undefined ? undefined : { line: site.line, column: site.column ?? 1 }, site.fileName);
 }
 
-/** Run-level stops pass through a tool unchanged: they are not the tool's failure. */
+/** Run-level stops pass through unchanged: they are not the tool's failure. */
 function isRunStop(error: unknown): error is NuwaError {
-  return error instanceof NuwaError && (error.kind === 'LimitExceededError' || error.kind === 'AbortedError');
+  return isNuwaError(error) && (error.kind === 'LimitExceededError' || error.kind === 'AbortedError');
 }
 
 /**
@@ -77,7 +92,7 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
   if (host.needsApproval.has(tool.confirm)) await requireApproval(host, tool, args, site);
 
   try {
-    host.beginCall(tool);
+    host.beginCall(tool, site.depth ?? 1);
   } catch (error) {
     throw isRunStop(error) ? positioned(error, site) : error;
   }
@@ -86,46 +101,74 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
   const started = emit ? performance.now() : 0;
   emit?.({ type: 'tool:invoking', executionId, runId: host.runId, timestamp: Date.now(), toolName: name, args: copyJson(args) as JsonObject });
 
-  // A tool with its own timeout gets its own signal, aborted by the run or by the timeout.
+  // A tool with its own timeout gets its own signal, aborted by the run or by the timeout. (Not
+  // AbortSignal.any: on Node 20 every signal it makes stays in memory for good.)
   const toolController = tool.timeoutMs === undefined ? undefined : new AbortController();
-  const signal = toolController ? AbortSignal.any([host.signal, toolController.signal]) : host.signal;
-  const context = new CallContext(host, site, name, executionId, signal);
+  const unfollow = toolController && follow(host.signal, toolController);
+  const context = new CallContext(host, site, name, executionId, toolController?.signal ?? host.signal, invokeTool);
 
   let raw: unknown;
   try {
     raw = tool.execute(args, context);
-    if (raw !== null && typeof raw === 'object' && typeof (raw as PromiseLike<unknown>).then === 'function') {
+    // Read once: a getter could answer differently on a second read. A promise gets its handlers
+    // at once, so that it can never become an unhandled rejection of the host.
+    const then = thenOf(raw);
+    if (then !== undefined) {
+      const wait = host.waits.begin(raw, then, tool, toolController);
       try {
-        raw = await host.waits.begin(raw as PromiseLike<unknown>, tool, toolController);
+        raw = await wait;
       } finally {
-        host.waits.end();
+        host.waits.end(wait);
       }
     } else if (host.signal.aborted) {
       throw host.signal.reason;
     }
   } catch (thrown) {
-    const error = isRunStop(thrown) ? thrown : executionError(name, thrown);
+    const error = stopOf(host, toolController) ?? executionError(name, thrown);
     emit?.(failedEvent(host, executionId, name, started, error));
     throw positioned(error, site);
+  } finally {
+    unfollow?.();
   }
 
-  let result: Value | JsonValue;
+  // The copy is the only read of what the tool returned; the check and the script both see it.
+  let copy: JsonValue;
   try {
-    result = form === 'value' ? fromJson(raw) : copyJson(raw);
+    copy = copyJson(raw);
   } catch (thrown) {
-    const message = thrown instanceof NotJsonError ? thrown.message : String(thrown);
-    const error = new NuwaError('ToolResultError', `tool \`${name}\` returned something that is not JSON: ${message}`, { toolName: name });
+    const error = new NuwaError('ToolResultError', `tool \`${name}\` returned something that is not JSON: ${describeThrown(thrown)}`, { toolName: name });
     emit?.(failedEvent(host, executionId, name, started, error));
     throw positioned(error, site);
   }
-  const mismatch = tool.checkResult(form === 'json' ? (result as JsonValue) : ((raw ?? null) as JsonValue));
+  const mismatch = tool.checkResult(copy);
   if (mismatch !== null) {
     const error = new NuwaError('ToolResultError', `tool \`${name}\` returned the wrong type: ${mismatch}`, { toolName: name });
     emit?.(failedEvent(host, executionId, name, started, error));
     throw positioned(error, site);
   }
   emit?.({ type: 'tool:completed', executionId, runId: host.runId, timestamp: Date.now(), toolName: name, duration: performance.now() - started });
-  return result;
+  return form === 'value' ? fromJson(copy) : copy;
+}
+
+/**
+ * The run's own stop, when the run (or the tool's timeout) has stopped: then that, and not whatever
+ * the tool threw, is why the call failed. Only errors we made are passed on, never the tool's objects.
+ */
+function stopOf(host: CallHost, toolController: AbortController | undefined): NuwaError | undefined {
+  if (host.signal.aborted && isNuwaError(host.signal.reason)) return host.signal.reason;
+  if (toolController?.signal.aborted && isNuwaError(toolController.signal.reason)) return toolController.signal.reason;
+  return undefined;
+}
+
+/** Aborts `child` when `parent` aborts, until the returned function is called. */
+function follow(parent: AbortSignal, child: AbortController): () => void {
+  if (parent.aborted) {
+    child.abort(parent.reason);
+    return () => {};
+  }
+  const onAbort = () => child.abort(parent.reason);
+  parent.addEventListener('abort', onAbort, { once: true });
+  return () => parent.removeEventListener('abort', onAbort);
 }
 
 function toolSuggestion(registry: ToolRegistry, name: string): string {
@@ -137,17 +180,7 @@ function toolSuggestion(registry: ToolRegistry, name: string): string {
 }
 
 function executionError(name: string, thrown: unknown): NuwaError {
-  const message =
-    thrown instanceof Error ? thrown.message : typeof thrown === 'string' ? thrown : (safeString(thrown) ?? 'an unknown error');
-  return new NuwaError('ToolExecutionError', `tool \`${name}\` failed: ${message}`, { toolName: name, cause: thrown });
-}
-
-function safeString(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return undefined;
-  }
+  return new NuwaError('ToolExecutionError', `tool \`${name}\` failed: ${describeThrown(thrown)}`, { toolName: name, cause: thrown });
 }
 
 function failedEvent(host: CallHost, executionId: string, toolName: string, started: number, error: NuwaError): NuwaEvent {
@@ -168,20 +201,26 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, args: JsonO
   if (host.approve) {
     try {
       // Waited on like a tool: cancellation or the run's timeout end a hook that never answers.
-      const answer = host.approve({ toolName: tool.name, confirm: tool.confirm, category: tool.category, args: copyJson(args) as JsonObject });
-      try {
-        approved = (await host.waits.begin(Promise.resolve(answer), undefined, undefined)) === true;
-      } finally {
-        host.waits.end();
+      const answer: unknown = host.approve({ toolName: tool.name, confirm: tool.confirm, category: tool.category, args: copyJson(args) as JsonObject });
+      const then = thenOf(answer);
+      if (then === undefined) {
+        approved = answer === true;
+      } else {
+        const wait = host.waits.begin(answer, then, undefined, undefined);
+        try {
+          approved = (await wait) === true;
+        } finally {
+          host.waits.end(wait);
+        }
       }
       why = 'the host did not approve it';
     } catch (error) {
-      if (isRunStop(error)) throw positioned(error, site);
       // A hook may refuse by throwing; its message is the reason the author sees.
-      why = error instanceof Error ? error.message : String(error);
+      why = describeThrown(error);
     }
   }
-  if (host.signal.aborted) throw positioned(host.signal.reason as NuwaError, site);
+  const stop = stopOf(host, undefined);
+  if (stop) throw positioned(stop, site);
   if (approved) return;
   host.emit?.({ type: 'tool:denied', executionId: host.nextExecutionId(), runId: host.runId, timestamp: Date.now(), toolName: tool.name, confirm: tool.confirm });
   throw positioned(

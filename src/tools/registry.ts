@@ -1,12 +1,13 @@
 // The ToolRegistry (TOOLS.md §5): the tools a host exposes, each registered once with its schema
 // compiled into validators; plus the registry's default session, whose state its state methods use.
+// It knows nothing of how a call is carried out: invoke.ts does that, and imports the registry only
+// for its types; createToolContext hands over to detached.ts.
 import type { JsonValue } from '../values/json.js';
 import { KEYWORDS } from '../syntax/tokens.js';
 import { parametersToSchema, returnsToSchema } from './schema.js';
 import { Session } from './session.js';
 import { compileArgumentValidator, compileResultCheck, type ArgumentValidator, type ResultCheck } from './validate.js';
-import { CallContext } from './context.js';
-import { DetachedHost } from './detached.js';
+import { createDetachedContext } from './detached.js';
 import type {
   ConfirmLevel,
   JsonSchema,
@@ -131,8 +132,7 @@ export class ToolRegistry {
 
   /** A context outside any script, bound to the default session (for tests and host code). */
   createToolContext(toolName = 'host'): ToolContext {
-    const host = new DetachedHost(this, this.defaultSession);
-    return new CallContext(host, { vars: host.variables }, toolName, host.nextExecutionId(), host.signal);
+    return createDetachedContext(this, this.defaultSession, toolName);
   }
 
   // --- the default session's state ------------------------------------------------------------
