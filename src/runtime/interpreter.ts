@@ -130,6 +130,14 @@ export class Interpreter {
     }
   }
 
+  /**
+   * Removes the default sandbox directory, if a tool made one (a directory given as sandboxDir is
+   * left alone). The Interpreter stays usable: a later tool that asks gets a new directory.
+   */
+  dispose(): void {
+    this.sandbox.dispose();
+  }
+
   /** Original NuwaScript name: runs source text and resolves to the top-level scope. */
   async executeScript(source: string, options: RunOptions = {}): Promise<ScriptScope> {
     return toScriptScope((await this.run(source, options)).variables);

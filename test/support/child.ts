@@ -27,16 +27,18 @@ export interface ChildOptions {
   maxOldSpaceMb?: number;
   /** Extra node flags, e.g. --expose-gc. */
   nodeArgs?: string[];
+  /** Extra environment variables. */
+  env?: Record<string, string>;
 }
 
 /** Runs `code` (an ES module body that imports the sources through tsx) in a plain child host. */
 export function runChild(code: string, options: ChildOptions = {}): Promise<ChildResult> {
-  const { timeoutMs = 20_000, maxOldSpaceMb = 256, nodeArgs = [] } = options;
+  const { timeoutMs = 20_000, maxOldSpaceMb = 256, nodeArgs = [], env = {} } = options;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [`--max-old-space-size=${maxOldSpaceMb}`, ...nodeArgs, '--import', 'tsx', '--input-type=module', '-e', code], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', ...env },
     });
     let stdout = '';
     let stderr = '';
