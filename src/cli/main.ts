@@ -41,7 +41,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
-    if (error instanceof UsageError || isParseArgsError(error)) {
+    if (isUsageError(error)) {
       io.stderr(`nuwa: ${describeThrown(error)}\nRun \`nuwa --help\` for usage.\n`);
       return 2;
     }
@@ -69,9 +69,10 @@ export async function cli(argv: string[]): Promise<never> {
   process.exit(code);
 }
 
-function isParseArgsError(error: unknown): boolean {
+/** A usage error or a parseArgs error; guarded, as whatever reaches main may come from a tools module. */
+function isUsageError(error: unknown): boolean {
   try {
-    return error instanceof Error && String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS');
+    return error instanceof UsageError || (error instanceof Error && String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS'));
   } catch {
     return false;
   }
