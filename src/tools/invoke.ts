@@ -7,7 +7,7 @@
 import { isNuwaError, NuwaError } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
-import { copyJson, fromJson, type Value } from '../values/values.js';
+import { copyJson, fromJson, toJson, type Value } from '../values/values.js';
 import { didYouMean } from '../util/suggest.js';
 import { describeThrown, thenOf } from '../util/foreign.js';
 import { CallContext } from './context.js';
@@ -116,7 +116,7 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
     if (then !== undefined) {
       const wait = host.waits.begin(raw, then, tool, toolController);
       try {
-        raw = await wait;
+        raw = await wait.promise;
       } finally {
         host.waits.end(wait);
       }
@@ -131,23 +131,34 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
     unfollow?.();
   }
 
-  // The copy is the only read of what the tool returned; the check and the script both see it.
-  let copy: JsonValue;
+  // The copy is the only read of what the tool returned; the check sees that very copy, which is
+  // what the caller receives (a getter cannot show the check one value and the script another).
+  let result: Value | JsonValue;
   try {
-    copy = copyJson(raw);
+    result = form === 'value' ? fromJson(raw) : copyJson(raw);
   } catch (thrown) {
     const error = new NuwaError('ToolResultError', `tool \`${name}\` returned something that is not JSON: ${describeThrown(thrown)}`, { toolName: name });
     emit?.(failedEvent(host, executionId, name, started, error));
     throw positioned(error, site);
   }
-  const mismatch = tool.checkResult(copy);
+  const mismatch = form === 'value' ? checkValue(tool, result as Value) : tool.checkResult(result as JsonValue);
   if (mismatch !== null) {
     const error = new NuwaError('ToolResultError', `tool \`${name}\` returned the wrong type: ${mismatch}`, { toolName: name });
     emit?.(failedEvent(host, executionId, name, started, error));
     throw positioned(error, site);
   }
   emit?.({ type: 'tool:completed', executionId, runId: host.runId, timestamp: Date.now(), toolName: name, duration: performance.now() - started });
-  return form === 'value' ? fromJson(copy) : copy;
+  return result;
+}
+
+/**
+ * The `returns` check of a result already converted to a Nuwa value. A Nuwa type (`'array'`,
+ * `'object'`, ...) names the top-level type only, which a value and its JSON form share, so a value
+ * that passes needs no conversion; a JSON Schema, or a message about a mismatch, needs the JSON form.
+ */
+function checkValue(tool: RegisteredTool, value: Value): string | null {
+  if (typeof tool.returns === 'string' && tool.checkResult(value as JsonValue) === null) return null;
+  return tool.checkResult(toJson(value));
 }
 
 /**
@@ -208,7 +219,7 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, args: JsonO
       } else {
         const wait = host.waits.begin(answer, then, undefined, undefined);
         try {
-          approved = (await wait) === true;
+          approved = (await wait.promise) === true;
         } finally {
           host.waits.end(wait);
         }

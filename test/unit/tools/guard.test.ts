@@ -1,7 +1,7 @@
 // Unit tests for src/tools/guard.ts: waiting for a tool's promise without trusting it to finish.
 import { describe, expect, it } from 'vitest';
 import { NuwaError } from '../../../src/errors.js';
-import { Waits, type TimedTool } from '../../../src/tools/guard.js';
+import { Waits, type TimedTool, type Wait } from '../../../src/tools/guard.js';
 
 function registered(timeoutMs?: number): TimedTool {
   return { name: 'slow', timeoutMs };
@@ -10,7 +10,7 @@ function registered(timeoutMs?: number): TimedTool {
 const never = () => new Promise(() => {});
 
 /** Begins a wait on a real promise, the way invokeTool does (its `then` read once). */
-function begin(waits: Waits, promise: Promise<unknown>, tool: TimedTool | undefined, controller?: AbortController): Promise<unknown> {
+function begin(waits: Waits, promise: Promise<unknown>, tool: TimedTool | undefined, controller?: AbortController): Wait {
   return waits.begin(promise, promise.then, tool, controller);
 }
 
@@ -18,11 +18,11 @@ describe('Waits', () => {
   it('settles like the promise, with its value or its error', async () => {
     const waits = new Waits();
     const ok = begin(waits, Promise.resolve(7), registered());
-    await expect(ok).resolves.toBe(7);
+    await expect(ok.promise).resolves.toBe(7);
     waits.end(ok);
     const failing = new Error('no');
     const bad = begin(waits, Promise.reject(failing), registered());
-    await expect(bad).rejects.toBe(failing);
+    await expect(bad.promise).rejects.toBe(failing);
     waits.end(bad);
   });
 
@@ -30,7 +30,7 @@ describe('Waits', () => {
     const waits = new Waits();
     const controller = new AbortController();
     const wait = begin(waits, never(), registered(20), controller);
-    const error = (await wait.catch((e: unknown) => e)) as NuwaError;
+    const error = (await wait.promise.catch((e: unknown) => e)) as NuwaError;
     waits.end(wait);
     expect(error).toBeInstanceOf(NuwaError);
     expect(error.kind).toBe('LimitExceededError');
@@ -45,30 +45,30 @@ describe('Waits', () => {
     const inner = begin(waits, never(), registered());
     const stop = new NuwaError('AbortedError', 'stopped');
     waits.stop(stop);
-    await expect(inner).rejects.toBe(stop);
-    await expect(outer).rejects.toBe(stop);
+    await expect(inner.promise).rejects.toBe(stop);
+    await expect(outer.promise).rejects.toBe(stop);
   });
 
   it('stop() ends waits that were ended out of order (a call fired off without awaiting it)', async () => {
     const waits = new Waits();
     const background = begin(waits, Promise.resolve('quick'), registered());
     const outer = begin(waits, never(), registered());
-    await background;
+    await background.promise;
     waits.end(background); // the wait begun first ends first: a stack would have dropped `outer`
     const stop = new NuwaError('LimitExceededError', 'timeout');
     waits.stop(stop);
-    await expect(outer).rejects.toBe(stop);
+    await expect(outer.promise).rejects.toBe(stop);
   });
 
   it('a wait that ended is not ended again by stop()', async () => {
     const waits = new Waits();
     const done = begin(waits, Promise.resolve('ok'), registered());
-    await expect(done).resolves.toBe('ok');
+    await expect(done.promise).resolves.toBe('ok');
     waits.end(done);
     const pending = begin(waits, never(), registered());
     const stop = new NuwaError('LimitExceededError', 'limit');
     waits.stop(stop);
-    await expect(pending).rejects.toBe(stop);
+    await expect(pending.promise).rejects.toBe(stop);
   });
 
   it('after stop(), a new wait is rejected at once with the stop error', async () => {
@@ -76,7 +76,7 @@ describe('Waits', () => {
     const stop = new NuwaError('AbortedError', 'stopped');
     waits.stop(stop);
     const wait = begin(waits, never(), registered());
-    await expect(wait).rejects.toBe(stop);
+    await expect(wait.promise).rejects.toBe(stop);
     waits.end(wait);
   });
 
@@ -85,13 +85,13 @@ describe('Waits', () => {
       const waits = new Waits();
       const hostile = { then: () => { throw new Error('then threw'); } };
       const wait = waits.begin(hostile, hostile.then, tool, new AbortController());
-      await expect(wait).rejects.toThrow('then threw');
+      await expect(wait.promise).rejects.toThrow('then threw');
       waits.end(wait);
     }
     const stopped = new Waits();
     stopped.stop(new NuwaError('AbortedError', 'stopped'));
     const hostile = { then: () => { throw new Error('then threw'); } };
-    await expect(stopped.begin(hostile, hostile.then, undefined, undefined)).rejects.toThrow('stopped');
+    await expect(stopped.begin(hostile, hostile.then, undefined, undefined).promise).rejects.toThrow('stopped');
   });
 
   it('a promise that rejects after the wait gave up is not an unhandled rejection', async () => {
@@ -103,12 +103,12 @@ describe('Waits', () => {
       let rejectLater!: (error: Error) => void;
       const late = new Promise((_resolve, reject) => (rejectLater = reject));
       const wait = begin(waits, late, registered(5), new AbortController());
-      await wait.catch(() => {});
+      await wait.promise.catch(() => {});
       waits.end(wait);
       rejectLater(new Error('late'));
       let rejectAfterStop!: (error: Error) => void;
       waits.stop(new NuwaError('AbortedError', 'stopped'));
-      await begin(waits, new Promise((_resolve, reject) => (rejectAfterStop = reject)), registered()).catch(() => {});
+      await begin(waits, new Promise((_resolve, reject) => (rejectAfterStop = reject)), registered()).promise.catch(() => {});
       rejectAfterStop(new Error('late too'));
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(unhandled).toEqual([]);
