@@ -109,7 +109,8 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
 
   let raw: unknown;
   try {
-    raw = tool.execute(args, context);
+    const execute = tool.execute; // called bare: `this` in a tool is not the registry's record of it
+    raw = execute(args, context);
     // Read once: a getter could answer differently on a second read. A promise gets its handlers
     // at once, so that it can never become an unhandled rejection of the host.
     const then = thenOf(raw);
