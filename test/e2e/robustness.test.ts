@@ -3,11 +3,11 @@
 // or never finishes loading, a signal arrives, or an option's value is nested too deeply. Each test
 // spawns bin/nuwa (the built package in dist/, which `npm test` builds first).
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin', 'nuwa');
@@ -26,8 +26,15 @@ function nuwa(args: string[], options: { input?: string; stdout?: number } = {})
   return { status: child.status, signal: child.signal, stdout: child.stdout ?? '', stderr: child.stderr };
 }
 
+const tempDirs: string[] = [];
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 function tempFile(name: string, text = ''): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'nuwa-e2e-')), name);
+  const dir = mkdtempSync(path.join(tmpdir(), 'nuwa-e2e-'));
+  tempDirs.push(dir);
+  const file = path.join(dir, name);
   writeFileSync(file, text);
   return file;
 }
