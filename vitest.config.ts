@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // `#chevrotain` as Node 20.19+ resolves it (package.json "imports"): Chevrotain's single-file bundle.
+  resolve: { alias: { '#chevrotain': fileURLToPath(new URL('./src/syntax/chevrotain-sync.ts', import.meta.url)) } },
   test: {
     include: ['test/**/*.test.ts'],
     // End-to-end tests spawn bin/nuwa and real tool processes; give them room on a busy machine.

@@ -45,6 +45,12 @@ export interface NuwaErrorOptions {
   toolName?: string;
 }
 
+/**
+ * Every NuwaError ever constructed. `isNuwaError` asks this set instead of using `instanceof`, which
+ * runs a Proxy's getPrototypeOf trap: a value a tool threw is looked at without running its code.
+ */
+const constructed = new WeakSet<object>();
+
 export class NuwaError extends Error {
   readonly kind: ErrorKind;
   line?: number;
@@ -72,6 +78,7 @@ export class NuwaError extends Error {
     if (options.fileName !== undefined) this.fileName = options.fileName;
     if (options.errors !== undefined) this.errors = options.errors;
     if (options.toolName !== undefined) this.toolName = options.toolName;
+    constructed.add(this);
   }
 
   /** Attaches a source position unless the error already has one (the innermost position wins). */
@@ -98,6 +105,7 @@ export class NuwaError extends Error {
   }
 }
 
+/** Whether `value` is a NuwaError. Never throws and runs none of `value`'s code (a Proxy is never one). */
 export function isNuwaError(value: unknown): value is NuwaError {
-  return value instanceof NuwaError;
+  return typeof value === 'object' && value !== null && constructed.has(value);
 }

@@ -1,6 +1,7 @@
 // The `nuwa` command line: a thin host on the public API. Dispatches to the command, turns usage
 // mistakes into exit status 2 with a hint, and never shows a JavaScript stack for a script error.
 import { readFileSync } from 'node:fs';
+import { describeThrown } from '../util/foreign.js';
 import { processIO, UsageError, type CliIO } from './io.js';
 import { RUN_HELP, runCommand } from './run.js';
 
@@ -71,16 +72,39 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
-    if (error instanceof UsageError || isParseArgsError(error)) {
-      io.stderr(`nuwa: ${(error as Error).message}\nRun \`nuwa --help\` for usage.\n`);
+    if (isUsageError(error)) {
+      io.stderr(`nuwa: ${describeThrown(error)}\nRun \`nuwa --help\` for usage.\n`);
       return 2;
     }
     // Not a script error and not a usage error: a fault in a host component. Report it plainly.
-    io.stderr(`nuwa: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(`nuwa: internal error: ${describeThrown(error)}\n`);
     return 1;
   }
 }
 
-function isParseArgsError(error: unknown): boolean {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).code!.startsWith('ERR_PARSE_ARGS');
+/**
+ * The `nuwa` executable: runs `main` on the real process, waits until stdout and stderr are flushed,
+ * and exits — also when a tools module left a handle open. Output that could not be written (other
+ * than to a reader that went away) and faults outside any command make the status non-zero.
+ */
+export async function cli(argv: string[]): Promise<never> {
+  const io = processIO();
+  let code = await main(argv, io);
+  await io.flush();
+  if (io.outputFailure !== undefined && !io.outputFailure.closed) {
+    io.stderr(`nuwa: ${io.outputFailure.message}\n`);
+    code ||= 1;
+  }
+  if (io.faulted) code ||= 1;
+  await io.flush();
+  process.exit(code);
+}
+
+/** A usage error or a parseArgs error; guarded, as whatever reaches main may come from a tools module. */
+function isUsageError(error: unknown): boolean {
+  try {
+    return error instanceof UsageError || (error instanceof Error && String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS'));
+  } catch {
+    return false;
+  }
 }

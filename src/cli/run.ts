@@ -3,11 +3,11 @@
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { NuwaError } from '../errors.js';
+import { isNuwaError } from '../errors.js';
 import type { NuwaEvent, RunStats } from '../events.js';
 import { Interpreter } from '../runtime/interpreter.js';
 import { cliApproval } from './approve.js';
-import { UsageError, type CliIO } from './io.js';
+import { UsageError, type CliIO, type Interruption } from './io.js';
 import { errorToJson, formatError, type JsonError } from './report.js';
 import { loadRegistry, parseLimits, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -84,9 +84,14 @@ async function runLoaded(registry: ToolRegistry, source: string, fileName: strin
     return 1;
   }
 
+  // A signal, stdout going away, or a tool's code throwing outside its call stops the run the same
+  // way: its tools are aborted, and it ends with AbortedError through the usual report and trace.
   const controller = new AbortController();
-  const onInterrupt = () => controller.abort('interrupted (Ctrl-C)');
-  process.once('SIGINT', onInterrupt);
+  let interruption: Interruption | undefined;
+  const stopWatching = io.onInterrupt?.((why) => {
+    interruption ??= why;
+    controller.abort(interruptionMessage(why));
+  });
   // With --json, PRINT lines are captured (also those printed before an error) instead of shown.
   const printed: string[] = [];
   const interpreter = new Interpreter(registry, {
@@ -106,7 +111,10 @@ async function runLoaded(registry: ToolRegistry, source: string, fileName: strin
     if (json) io.stdout(`${JSON.stringify({ ...report(true, printed, result.variables, registry.defaultSession.toJSON(), result.stats), ...before.report })}\n`);
     return 0;
   } catch (error) {
-    if (!(error instanceof NuwaError)) throw error;
+    if (!isNuwaError(error)) throw error;
+    // The output is gone: nothing more can be shown there. A closed pipe is the reader's choice
+    // (`| head -1`) and ends quietly; any other failure is reported once, by the caller.
+    if (interruption?.kind === 'output') return interruption.closed ? 0 : 1;
     if (json) {
       io.stdout(`${JSON.stringify({ ...report(false, printed, error.variables ?? {}, registry.defaultSession.toJSON(), stats, errorToJson(error)), ...before.report })}\n`);
     } else {
@@ -114,8 +122,19 @@ async function runLoaded(registry: ToolRegistry, source: string, fileName: strin
     }
     return 1;
   } finally {
-    process.removeListener('SIGINT', onInterrupt);
+    stopWatching?.();
     trace?.close();
+  }
+}
+
+function interruptionMessage(why: Interruption): string {
+  switch (why.kind) {
+    case 'signal':
+      return why.signal === 'SIGINT' ? 'interrupted (Ctrl-C)' : `interrupted (${why.signal})`;
+    case 'output':
+      return why.message;
+    case 'fault':
+      return why.message;
   }
 }
 

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import type { JsonValue } from '../values/json.js';
-import { setJsonKey } from '../values/values.js';
+import { copyJson, NotJsonError, setJsonKey } from '../values/values.js';
+import { describeThrown } from '../util/foreign.js';
 import { loadToolModule, ToolLoadError } from '../providers/module.js';
 import { splitCommandLine } from '../providers/command-line.js';
 import type { LoadFailure } from '../providers/executables.js';
@@ -119,7 +120,16 @@ function applyState(registry: ToolRegistry, file: string, cwd: string): void {
     throw new UsageError(`--state ${file}: ${why}`);
   }
   if (state === null || typeof state !== 'object' || Array.isArray(state)) throw new UsageError(`--state ${file}: the file must hold a JSON object of key → value`);
-  for (const [key, value] of Object.entries(state)) registry.setState(key, value as JsonValue);
+  for (const [key, value] of Object.entries(state)) registry.setState(key, usableJson(`--state ${file}: "${key}"`, value));
+}
+
+/** A value the run would refuse (nested too deep, say) is a mistake in the option: a usage error. */
+function usableJson(option: string, value: unknown): JsonValue {
+  try {
+    return copyJson(value);
+  } catch (error) {
+    throw new UsageError(`${option}: the value ${error instanceof NotJsonError ? error.problem : describeThrown(error)}`);
+  }
 }
 
 /** `--var name=<json>`; text that is not JSON is taken as a string, so `--var city=Paris` works. */
@@ -138,7 +148,7 @@ export function parseVariables(specs: string[] | undefined): Record<string, Json
     } catch {
       value = text;
     }
-    setJsonKey(variables, name, value);
+    setJsonKey(variables, name, usableJson(`--var ${name}`, value));
   }
   return variables;
 }

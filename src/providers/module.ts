@@ -1,10 +1,16 @@
 // Tools from an ES module (TOOLS.md §9): the module's default export is either a list of tool
 // definitions (the one-object form) or a function that receives the registry and registers tools.
-import { existsSync } from 'node:fs';
+//
+// A tools module is someone else's code: whatever it throws (an Error, a string, an object without
+// a prototype), a load failure is a ToolLoadError that says which file and, where the error tells,
+// which line and column; and a default function that never finishes is reported, not waited on.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/types.js';
+import { describeThrown, thenOf } from '../util/foreign.js';
 
 /** Loading tools failed: the message says which module and why. */
 export class ToolLoadError extends Error {
@@ -17,11 +23,12 @@ export type ToolModuleExport = ToolDefinition[] | ((registry: ToolRegistry) => v
 export async function loadToolModule(registry: ToolRegistry, specifier: string, cwd = process.cwd()): Promise<string[]> {
   const file = path.resolve(cwd, specifier);
   if (!existsSync(file)) throw new ToolLoadError(`cannot load tools from ${specifier}: no such file`);
+  const fail = (error: unknown) => new ToolLoadError(`cannot load tools from ${specifier}: ${describeLoadError(error, file, specifier, cwd)}`, { cause: error });
   let loaded: { default?: unknown };
   try {
     loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (error) {
-    throw new ToolLoadError(`cannot load tools from ${specifier}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw fail(error);
   }
   const before = new Set(registry.names());
   const exported = loaded.default;
@@ -29,12 +36,97 @@ export async function loadToolModule(registry: ToolRegistry, specifier: string, 
     if (Array.isArray(exported)) {
       for (const definition of exported) registry.register({ source: 'module', ...(definition as ToolDefinition) });
     } else if (typeof exported === 'function') {
-      await (exported as (registry: ToolRegistry) => unknown)(registry);
+      await untilSettledOrStalled((exported as (registry: ToolRegistry) => unknown)(registry));
     } else {
       throw new Error('its default export must be a list of tool definitions or a function (registry) => void');
     }
   } catch (error) {
-    throw new ToolLoadError(`cannot load tools from ${specifier}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw fail(error);
   }
   return registry.names().filter((name) => !before.has(name));
+}
+
+/**
+ * Waits for what the default function returned, read once through its `then`. When it can never
+ * settle — the process has nothing left to wait for, which Node would end silently with status 13 —
+ * that is the failure, with a message that says so.
+ */
+async function untilSettledOrStalled(answer: unknown): Promise<void> {
+  const then = thenOf(answer);
+  if (then === undefined) return;
+  let onStall: (() => void) | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      onStall = () => reject(new Error('its default function returned a promise that never settles (nothing was left for it to wait for)'));
+      process.once('beforeExit', onStall);
+      Reflect.apply(then, answer, [() => resolve(), reject]);
+    });
+  } finally {
+    if (onStall) process.removeListener('beforeExit', onStall);
+  }
+}
+
+/** `file:line:column: message` when the error tells where in the module (or a module it imports) it happened. */
+function describeLoadError(error: unknown, file: string, specifier: string, cwd: string): string {
+  const message = describeThrown(error);
+  const where = stackPosition(readStack(error), file) ?? compilePosition(error, file);
+  if (where === undefined) return message;
+  const relative = path.relative(cwd, where.file);
+  const shown = where.file === file ? specifier : relative.startsWith('..') ? where.file : relative;
+  return `${shown}:${where.line}:${where.column}: ${kindOf(error)}${message}`;
+}
+
+interface SourcePosition {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** The module's own frame in a stack, else the first frame in any file outside this package. */
+function stackPosition(stack: string | undefined, file: string): SourcePosition | undefined {
+  if (stack === undefined) return undefined;
+  // A link error ("does not provide an export named ...") starts with `file:///...:3`, the line, and a caret.
+  const linkError = /^(file:\/\/\/[^\n]+):(\d+)\n([^\n]*)\n([ \t]*\^)/.exec(stack);
+  if (linkError) return { file: fileURLToPath(linkError[1]!), line: Number(linkError[2]), column: linkError[4]!.length };
+  const frames = [...stack.matchAll(/(file:\/\/\/[^\s)]+?):(\d+):(\d+)/g)].map((m) => ({ file: fileURLToPath(m[1]!), line: Number(m[2]), column: Number(m[3]) }));
+  const ours = path.resolve(fileURLToPath(import.meta.url), '..', '..');
+  return frames.find((frame) => frame.file === file) ?? frames.find((frame) => !frame.file.startsWith(ours + path.sep));
+}
+
+/**
+ * Where a syntax error is. Node 20 does not put it in the error an import() rejects with, so the
+ * module's text is checked again by Node's own parser (`node --check`), which prints the line and a caret.
+ */
+function compilePosition(error: unknown, file: string): SourcePosition | undefined {
+  if (kindOf(error) !== 'SyntaxError: ') return undefined;
+  let source: string;
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const inputType = file.endsWith('.cjs') ? 'commonjs' : 'module';
+  const checked = spawnSync(process.execPath, ['--check', `--input-type=${inputType}`], { input: source, encoding: 'utf8', timeout: 10_000 });
+  const found = /^\[stdin\]:(\d+)\n([^\n]*)\n([ \t]*)\^/.exec(checked.stderr ?? '');
+  if (!found) return undefined;
+  return { file, line: Number(found[1]), column: found[3]!.length + 1 };
+}
+
+function readStack(error: unknown): string | undefined {
+  try {
+    const stack: unknown = (error as { stack?: unknown } | null)?.stack;
+    return typeof stack === 'string' ? stack : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `SyntaxError: `, `TypeError: `... for a built-in error class; nothing for anything else. */
+function kindOf(error: unknown): string {
+  try {
+    const name: unknown = error instanceof Error ? error.name : undefined;
+    return typeof name === 'string' && /^[A-Z][A-Za-z]*Error$/.test(name) && name !== 'Error' ? `${name}: ` : '';
+  } catch {
+    return '';
+  }
 }

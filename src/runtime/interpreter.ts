@@ -14,9 +14,10 @@ import { compileProgram } from './evaluator.js';
 import { resolveLimits, type Limits } from './limits.js';
 import { Run } from './run.js';
 import { Scope } from './scope.js';
-import { fromJson, NotJsonError, setJsonKey, toJson } from '../values/values.js';
 import { PlanBudget, type ApprovedPlan } from '../check/approval.js';
 import { plan as planScript, type Plan, type PlanOptions } from '../check/check.js';
+import { fromJson, setJsonKey, toJson } from '../values/values.js';
+import { callHook, describeThrown } from '../util/foreign.js';
 
 export interface InterpreterOptions {
   /** Where PRINT and context.print lines go (default: process.stdout, one line each). */
@@ -29,7 +30,11 @@ export interface InterpreterOptions {
   /** Which confirm levels ask `approve` (default: write and destructive). */
   needsApproval?: ConfirmLevel[];
   onEvent?: EventListener;
-  /** The directory tools may write in (default: a private temporary directory, made on first use). */
+  /**
+   * The directory tools may write in. Default: a private temporary directory, made the first time
+   * a tool asks for it and removed by dispose(), when the Interpreter is garbage-collected, or when
+   * the process exits, whichever comes first. A directory the host gives is never removed.
+   */
   sandboxDir?: string;
   /** Where tools' context.logger goes (default: warnings and errors to stderr). */
   logger?: Partial<Logger>;
@@ -138,6 +143,14 @@ export class Interpreter {
     return planScript(script, this.registry, { ...options, needsApproval: [...this.needsApproval] });
   }
 
+  /**
+   * Removes the default sandbox directory, if a tool made one (a directory given as sandboxDir is
+   * left alone). The Interpreter stays usable: a later tool that asks gets a new directory.
+   */
+  dispose(): void {
+    this.sandbox.dispose();
+  }
+
   /** Original NuwaScript name: runs source text and resolves to the top-level scope. */
   async executeScript(source: string, options: RunOptions = {}): Promise<ScriptScope> {
     return toScriptScope((await this.run(source, options)).variables);
@@ -170,8 +183,7 @@ function bindInitialVariables(top: Scope, variables: Record<string, unknown> | u
     try {
       top.assign(name, fromJson(value));
     } catch (error) {
-      if (error instanceof NotJsonError) throw new NuwaError('TypeError', `the initial variable \`${name}\` is not a JSON value: ${error.message}`);
-      throw error;
+      throw new NuwaError('TypeError', `the initial variable \`${name}\` is not a JSON value: ${describeThrown(error)}`);
     }
   }
 }
@@ -192,23 +204,39 @@ function safeVariables(read: () => Record<string, JsonValue>): Record<string, Js
   }
 }
 
-/** Anything that escapes the evaluator becomes a NuwaError: hosts see one error type. */
+/**
+ * Anything that escapes the evaluator becomes a NuwaError: hosts see one error type. What escapes
+ * may be foreign (a host's print hook threw it), so it is only looked at through guarded helpers.
+ */
 function asNuwaError(thrown: unknown): NuwaError {
   if (isNuwaError(thrown)) return thrown;
-  if (thrown instanceof RangeError && /call stack/i.test(thrown.message)) {
+  const message = describeThrown(thrown);
+  if (isStackOverflow(thrown)) {
     return new NuwaError('LimitExceededError', 'the script nests too deeply for the host stack: split deep expressions with LET', { cause: thrown });
   }
-  const message = thrown instanceof Error ? thrown.message : String(thrown);
   return new NuwaError('TypeError', `internal error: ${message}`, { cause: thrown });
 }
 
+function isStackOverflow(thrown: unknown): boolean {
+  try {
+    return thrown instanceof RangeError && /call stack/i.test(describeThrown(thrown));
+  } catch {
+    return false; // a Proxy whose getPrototypeOf trap throws is no RangeError of ours
+  }
+}
+
+/** The host's logger, or stderr for warnings and errors; a logger that throws is not the run's failure. */
 function makeLogger(logger: Partial<Logger> | undefined): Logger {
-  const toStderr = (level: string) => (message: string) => process.stderr.write(`nuwa ${level}: ${message}\n`);
+  const toStderr = (level: string) => (message: string) => void process.stderr.write(`nuwa ${level}: ${message}\n`);
   const noop = () => {};
+  const guarded = (method: ((message: string, meta?: unknown) => void) | undefined, fallback: (message: string) => void) => {
+    if (typeof method !== 'function') return fallback;
+    return (message: string, meta?: unknown) => callHook(method.bind(logger), [message, meta], noop);
+  };
   return {
-    debug: logger?.debug ?? noop,
-    info: logger?.info ?? noop,
-    warn: logger?.warn ?? toStderr('warning'),
-    error: logger?.error ?? toStderr('error'),
+    debug: guarded(logger?.debug, noop),
+    info: guarded(logger?.info, noop),
+    warn: guarded(logger?.warn, toStderr('warning')),
+    error: guarded(logger?.error, toStderr('error')),
   };
 }

@@ -1,5 +1,7 @@
 // Execution limits (TOOLS.md §7). The defaults are generous for any real plan but finite, so a
 // runaway script written by a model ends with LimitExceededError instead of running forever.
+import { DEFAULT_MAX_CALL_DEPTH } from '../tools/invoke.js';
+
 export interface Limits {
   /** Statements and loop iterations executed. */
   maxSteps?: number;
@@ -9,6 +11,8 @@ export interface Limits {
   timeoutMs?: number;
   /** Bytes printed (UTF-8, one newline counted per line). */
   maxOutputBytes?: number;
+  /** How deeply tools may call tools through context.callTool (a script's CALL is depth 1). */
+  maxCallDepth?: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Required<Limits>> = Object.freeze({
@@ -16,6 +20,7 @@ export const DEFAULT_LIMITS: Readonly<Required<Limits>> = Object.freeze({
   maxToolCalls: 100_000,
   timeoutMs: 5 * 60_000,
   maxOutputBytes: 10 * 1024 * 1024,
+  maxCallDepth: DEFAULT_MAX_CALL_DEPTH,
 });
 
 export function resolveLimits(limits: Limits | undefined): Required<Limits> {

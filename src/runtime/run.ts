@@ -14,7 +14,8 @@ import type { BuiltinHost } from './builtins.js';
 import type { Scope } from './scope.js';
 import type { Limits } from './limits.js';
 import type { PlanBudget } from '../check/approval.js';
-import { fromJson, NotJsonError, toJson, type Value } from '../values/values.js';
+import { fromJson, toJson, type Value } from '../values/values.js';
+import { callHook, describeThrown } from '../util/foreign.js';
 
 export interface RunSettings {
   registry: ToolRegistry;
@@ -47,6 +48,8 @@ export class Run implements CallHost, BuiltinHost {
   readonly startedAt = performance.now();
   steps = 0;
   toolCalls = 0;
+  /** The run is over: the contexts it handed out refuse callTool, print and setVar. */
+  ended = false;
   private outputBytes = 0;
   private callCounter = 0;
   private readonly limits: RunSettings['limits'];
@@ -107,11 +110,15 @@ export class Run implements CallHost, BuiltinHost {
     this.waits.stop(error);
   }
 
-  /** Releases timers and listeners; call once the run is over. */
+  /**
+   * Releases timers and listeners; call once the run is over. Aborts the signal tools hold and ends
+   * the waits of calls a tool started without awaiting them: nothing of the run goes on after it.
+   */
   finish(): void {
+    this.ended = true;
     clearTimeout(this.timer);
     this.hostSignal?.removeEventListener('abort', this.onHostAbort);
-    if (this.stopError === null) this.controller.abort(new NuwaError('AbortedError', 'the run has finished'));
+    this.stop(new NuwaError('AbortedError', 'the run has finished'));
   }
 
   get durationMs(): number {
@@ -132,7 +139,9 @@ export class Run implements CallHost, BuiltinHost {
       throw error.at(at, this.fileName);
     }
     this.output.push(text);
-    this.printLine(text);
+    const answer: unknown = this.printLine(text);
+    // An async print hook that rejects must not become an unhandled rejection of the host.
+    if (answer !== undefined) callHook(() => answer, [], (error) => this.logger.error(`the print hook failed: ${describeThrown(error)}`));
   }
 
   // --- tools ------------------------------------------------------------------------------------
@@ -160,8 +169,13 @@ export class Run implements CallHost, BuiltinHost {
     return this.plan.budget.take(tool.name);
   }
 
-  beginCall(_tool: RegisteredTool): void {
+  beginCall(_tool: RegisteredTool, depth: number): void {
     if (this.stopError !== null) throw this.stopError;
+    if (depth > this.limits.maxCallDepth) {
+      const error = new NuwaError('LimitExceededError', `tools called tools more than maxCallDepth (${this.limits.maxCallDepth}) levels deep`);
+      this.stop(error);
+      throw error;
+    }
     if (++this.toolCalls > this.limits.maxToolCalls) {
       const error = new NuwaError('LimitExceededError', `the script made more than maxToolCalls (${this.limits.maxToolCalls}) tool calls`);
       this.stop(error);
@@ -199,27 +213,26 @@ class ScriptCallSite implements CallSite, VariableAccess {
     try {
       converted = fromJson(value);
     } catch (error) {
-      if (error instanceof NotJsonError) throw new TypeError(`setVar("${name}"): ${error.message}`);
-      throw error;
+      throw new TypeError(`setVar("${name}"): ${describeThrown(error)}`);
     }
     this.scope.assign(name, converted);
   }
 }
 
+/** The host's reason for cancelling, read without trusting it (it is whatever the host passed to abort()). */
 function abortMessage(reason: unknown): string {
-  if (reason instanceof Error && reason.name !== 'AbortError' && reason.message) return `the run was cancelled: ${reason.message}`;
-  if (typeof reason === 'string' && reason) return `the run was cancelled: ${reason}`;
-  return 'the run was cancelled by the host';
+  if (reason === undefined || reason === null || reason === '') return 'the run was cancelled by the host';
+  let isDomAbort = false;
+  try {
+    isDomAbort = (reason as { name?: unknown }).name === 'AbortError'; // abort() without a reason
+  } catch {
+    // a name getter that throws: describe the reason itself
+  }
+  return isDomAbort ? 'the run was cancelled by the host' : `the run was cancelled: ${describeThrown(reason)}`;
 }
 
-/** A listener that throws must not break the run; its failure is logged instead. */
+/** A listener that throws (or rejects) must not break the run; its failure is logged instead. */
 function safeListener(listener: (event: NuwaEvent) => void, logger: Logger): (event: NuwaEvent) => void {
-  return (event) => {
-    try {
-      listener(event);
-    } catch (error) {
-      logger.warn(`an onEvent listener threw on ${event.type}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  };
+  return (event) => callHook(listener, [event], (error) => logger.warn(`an onEvent listener threw on ${event.type}: ${describeThrown(error)}`));
 }
 

@@ -1,98 +1,135 @@
 // The ToolContext a tool function receives (TOOLS.md §4): the session's state, facts about this
 // call, and the run's services. One small object per call; everything heavy lives on the host.
+//
+// A tool is foreign code, so the context exposes exactly the documented surface: the host, the call
+// site and the way calls are made live in true private fields, out of a tool's reach (a tool that
+// could reach the host could, say, turn approval off for every later run). Once the run is over, the
+// context refuses what would act on it: callTool, print and setVar raise AbortedError.
+import { NuwaError } from '../errors.js';
 import type { JsonValue } from '../values/json.js';
-import { copyJson, NotJsonError } from '../values/values.js';
-import type { CallHost, CallSite } from './invoke.js';
-import { invokeTool } from './invoke.js';
+import { copyJson } from '../values/values.js';
+import { describeThrown, textOf } from '../util/foreign.js';
+import type { CallHost, CallSite, invokeTool } from './invoke.js';
 import type { Logger, StateMetadata, ToolContext } from './types.js';
 
-export class CallContext implements ToolContext {
-  private scopedLogger: Logger | undefined;
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const ignore = () => {};
 
-  constructor(
-    private readonly host: CallHost,
-    private readonly site: CallSite,
-    readonly toolName: string,
-    readonly executionId: string,
-    readonly signal: AbortSignal,
-  ) {}
+export class CallContext implements ToolContext {
+  readonly toolName: string;
+  readonly executionId: string;
+  readonly signal: AbortSignal;
+  readonly #host: CallHost;
+  readonly #site: CallSite;
+  readonly #invoke: typeof invokeTool;
+  #logger: Logger | undefined;
+
+  /** `invoke` is invokeTool, passed in so that this module does not import the one that imports it. */
+  constructor(host: CallHost, site: CallSite, toolName: string, executionId: string, signal: AbortSignal, invoke: typeof invokeTool) {
+    this.#host = host;
+    this.#site = site;
+    this.#invoke = invoke;
+    this.toolName = toolName;
+    this.executionId = executionId;
+    this.signal = signal;
+  }
 
   get sessionId(): string {
-    return this.host.session.id;
+    return this.#host.session.id;
   }
 
   // --- state ----------------------------------------------------------------------------------
   setState(key: string, value: JsonValue, metadata?: StateMetadata): void {
-    this.host.session.setState(key, value, metadata);
+    this.#host.session.setState(key, value, metadata);
   }
   getStateValue(key: string): JsonValue | undefined {
-    return this.host.session.getStateValue(key);
+    return this.#host.session.getStateValue(key);
   }
   hasState(key: string): boolean {
-    return this.host.session.hasState(key);
+    return this.#host.session.hasState(key);
   }
   getAllState(): Map<string, JsonValue> {
-    return this.host.session.getAllState();
+    return this.#host.session.getAllState();
   }
   clearState(): void {
-    this.host.session.clearState();
+    this.#host.session.clearState();
   }
   getStateMetadata(key: string): StateMetadata | undefined {
-    return this.host.session.getStateMetadata(key);
+    return this.#host.session.getStateMetadata(key);
   }
   getAllStateMetadata(): Map<string, StateMetadata> {
-    return this.host.session.getAllStateMetadata();
+    return this.#host.session.getAllStateMetadata();
   }
   registerStateMetadata(key: string, metadata: StateMetadata): void {
-    this.host.session.registerStateMetadata(key, metadata);
+    this.#host.session.registerStateMetadata(key, metadata);
   }
 
   // --- services -------------------------------------------------------------------------------
   get logger(): Logger {
-    if (this.scopedLogger === undefined) {
-      const { logger } = this.host;
-      const tag = (message: string) => `[${this.toolName}] ${message}`;
-      this.scopedLogger = {
-        debug: (message, meta) => logger.debug(tag(message), meta),
-        info: (message, meta) => logger.info(tag(message), meta),
-        warn: (message, meta) => logger.warn(tag(message), meta),
-        error: (message, meta) => logger.error(tag(message), meta),
-      };
+    if (this.#logger === undefined) {
+      const { logger } = this.#host;
+      const tag = (message: unknown) => `[${this.toolName}] ${textOf(message)}`;
+      this.#logger = Object.freeze({
+        debug: (message: string, meta?: unknown) => logger.debug(tag(message), meta),
+        info: (message: string, meta?: unknown) => logger.info(tag(message), meta),
+        warn: (message: string, meta?: unknown) => logger.warn(tag(message), meta),
+        error: (message: string, meta?: unknown) => logger.error(tag(message), meta),
+      });
     }
-    return this.scopedLogger;
+    return this.#logger;
   }
 
   print(text: string): void {
-    this.host.print(typeof text === 'string' ? text : String(text));
+    this.#refuseAfterRun('print');
+    this.#host.print(textOf(text));
   }
 
-  async callTool(name: string, args: Record<string, JsonValue> = {}): Promise<JsonValue> {
+  /**
+   * Calls another tool through the same path as a script's CALL, one level deeper. The promise is
+   * marked as handled: a tool that fires a call off without awaiting it must not crash the host
+   * when that call fails; a tool that awaits it still sees the failure.
+   */
+  callTool(name: string, args: Record<string, JsonValue> = {}): Promise<JsonValue> {
+    const call = this.#callTool(name, args);
+    call.then(undefined, ignore);
+    return call;
+  }
+
+  async #callTool(name: unknown, args: unknown): Promise<JsonValue> {
+    this.#refuseAfterRun('callTool');
+    if (typeof name !== 'string') throw new TypeError(`callTool(name, args): the name must be a string, not ${textOf(name)}`);
     let copy: JsonValue;
     try {
       copy = copyJson(args);
     } catch (error) {
-      if (error instanceof NotJsonError) throw new TypeError(`callTool("${name}"): the arguments are not JSON: ${error.message}`);
-      throw error;
+      throw new TypeError(`callTool("${name}"): the arguments are not JSON: ${describeThrown(error)}`);
     }
     if (copy === null || typeof copy !== 'object' || Array.isArray(copy)) throw new TypeError(`callTool("${name}"): the arguments must be an object`);
-    return invokeTool(this.host, name, copy, this.site, 'json') as Promise<JsonValue>;
+    const site = this.#site;
+    const nested: CallSite = { line: site.line, column: site.column, fileName: site.fileName, vars: site.vars, depth: (site.depth ?? 1) + 1 };
+    return this.#invoke(this.#host, name, copy, nested, 'json') as Promise<JsonValue>;
   }
 
   getVar(name: string): JsonValue | undefined {
-    return this.site.vars?.get(name);
+    return this.#site.vars?.get(name);
   }
 
   setVar(name: string, value: JsonValue): void {
-    if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new TypeError(`setVar: "${String(name)}" is not a valid variable name`);
-    if (!this.site.vars) throw new Error('setVar: this context is not attached to a running script');
-    this.site.vars.set(name, value);
+    this.#refuseAfterRun('setVar');
+    if (typeof name !== 'string' || !VARIABLE_NAME.test(name)) throw new TypeError(`setVar: "${textOf(name)}" is not a valid variable name`);
+    if (!this.#site.vars) throw new Error('setVar: this context is not attached to a running script');
+    this.#site.vars.set(name, value);
   }
 
   get sandboxDir(): string {
-    return this.host.sandbox.dir;
+    return this.#host.sandbox.dir;
   }
 
   resolvePath(relative: string): string {
-    return this.host.sandbox.resolvePath(relative);
+    return this.#host.sandbox.resolvePath(relative);
+  }
+
+  #refuseAfterRun(what: string): void {
+    if (this.#host.ended) throw new NuwaError('AbortedError', `context.${what}: the run that called \`${this.toolName}\` has ended`, { toolName: this.toolName });
   }
 }

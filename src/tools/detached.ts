@@ -1,15 +1,17 @@
-// The host of a context made outside any script run (registry.createToolContext): host code and
-// tests can call tools with the same checks, but there is no script, no limits beyond cancellation,
-// and printed lines go to stdout.
+// A context made outside any script run (registry.createToolContext): host code and tests can call
+// tools with the same checks, but there is no script, no limits beyond the call depth, and printed
+// lines go to stdout.
 import { randomUUID } from 'node:crypto';
+import { NuwaError } from '../errors.js';
 import type { JsonValue } from '../values/json.js';
 import { copyJson } from '../values/values.js';
-import type { CallHost, VariableAccess } from './invoke.js';
-import type { RegisteredTool, ToolRegistry } from './registry.js';
+import { CallContext } from './context.js';
 import { Waits } from './guard.js';
+import { DEFAULT_MAX_CALL_DEPTH, invokeTool, type CallHost, type VariableAccess } from './invoke.js';
+import type { RegisteredTool, ToolRegistry } from './registry.js';
 import { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
-import type { ConfirmLevel, Logger } from './types.js';
+import type { ConfirmLevel, Logger, ToolContext } from './types.js';
 
 const consoleLogger: Logger = {
   debug: () => {},
@@ -18,7 +20,13 @@ const consoleLogger: Logger = {
   error: (message) => console.error(message),
 };
 
-export class DetachedHost implements CallHost {
+/** A context bound to `session`, whose calls go through invokeTool like a script's. */
+export function createDetachedContext(registry: ToolRegistry, session: Session, toolName: string): ToolContext {
+  const host = new DetachedHost(registry, session);
+  return new CallContext(host, { vars: host.variables }, toolName, host.nextExecutionId(), host.signal, invokeTool);
+}
+
+class DetachedHost implements CallHost {
   readonly runId = randomUUID();
   readonly signal: AbortSignal = new AbortController().signal;
   readonly logger = consoleLogger;
@@ -26,6 +34,9 @@ export class DetachedHost implements CallHost {
   readonly approve = undefined;
   readonly needsApproval: ReadonlySet<ConfirmLevel> = new Set(['write', 'destructive']);
   readonly emit = undefined;
+  /** A detached context belongs to no run, so it never ends. */
+  readonly ended = false;
+  readonly waits = new Waits();
   private calls = 0;
   private readonly vars = new Map<string, JsonValue>();
 
@@ -48,11 +59,12 @@ export class DetachedHost implements CallHost {
     process.stdout.write(`${text}\n`);
   }
 
-  beginCall(_tool: RegisteredTool): void {
+  beginCall(_tool: RegisteredTool, depth: number): void {
+    if (depth > DEFAULT_MAX_CALL_DEPTH) {
+      throw new NuwaError('LimitExceededError', `tools called tools more than maxCallDepth (${DEFAULT_MAX_CALL_DEPTH}) levels deep`);
+    }
     this.calls++;
   }
-
-  readonly waits = new Waits();
 
   nextExecutionId(): string {
     return `${this.runId}:${this.calls + 1}`;

@@ -18,7 +18,17 @@ export class ToolFailure extends Error {
     super(message);
     this.code = code;
     this.details = details;
+    made.add(this);
   }
+}
+
+// The failures this module made. What a tool throws is foreign: asking a WeakSet runs none of its
+// code, where `instanceof` would run a Proxy's getPrototypeOf trap.
+const made = new WeakSet<object>();
+
+/** `thrown` itself when it is a ToolFailure made here, else undefined. Never runs foreign code. */
+export function asToolFailure(thrown: unknown): ToolFailure | undefined {
+  return typeof thrown === 'object' && thrown !== null && made.has(thrown) ? (thrown as ToolFailure) : undefined;
 }
 
 /**

@@ -170,6 +170,8 @@ class ExecuteHost implements CallHost {
   readonly waits = new Waits();
   /** The id of the call itself (the first one handed out): the ToolResult's metadata.executionId. */
   firstExecutionId: string | undefined;
+  /** The call is over: contexts it handed out refuse callTool, print and setVar. */
+  ended = false;
   private readonly printLine: (line: string) => void;
   private readonly controller = new AbortController();
   private readonly timer: ReturnType<typeof setTimeout>;
@@ -213,8 +215,13 @@ class ExecuteHost implements CallHost {
     this.printLine(text);
   }
 
-  beginCall(_tool: RegisteredTool): void {
+  beginCall(_tool: RegisteredTool, depth: number): void {
     if (this.stopError !== null) throw this.stopError;
+    if (depth > DEFAULT_LIMITS.maxCallDepth) {
+      const error = new NuwaError('LimitExceededError', `tools called tools more than maxCallDepth (${DEFAULT_LIMITS.maxCallDepth}) levels deep`);
+      this.stop(error);
+      throw error;
+    }
     if (++this.calls > DEFAULT_LIMITS.maxToolCalls) {
       const error = new NuwaError('LimitExceededError', `the call made more than maxToolCalls (${DEFAULT_LIMITS.maxToolCalls}) tool calls`);
       this.stop(error);
@@ -237,6 +244,7 @@ class ExecuteHost implements CallHost {
 
   /** The call is over: timers released, and contexts it handed out refuse further use. */
   finish(): void {
+    this.ended = true;
     clearTimeout(this.timer);
     this.hostSignal?.removeEventListener('abort', this.onHostAbort);
     this.stop(new NuwaError('AbortedError', 'the call has finished'));

@@ -3,66 +3,106 @@
 // whichever comes first.
 //
 // This is on the path of every call, so it is lean: the wait's own resolve/reject go straight to
-// the tool's promise (no wrapper callbacks), and the rejecters of waits in flight are kept on a
-// stack that each caller pops when its wait is over. Calls nest strictly (a script waits on one call
-// at a time; context.callTool nests inside it), and where a misbehaving tool breaks that order the
-// worst outcome is a stale rejecter, which is harmless: rejecting a settled promise does nothing.
+// the tool's `then` (no wrapper callbacks unless the tool has a timeout). The tool's answer is only
+// ever touched through the `then` method its caller read once (a getter may answer differently on a
+// second read), and a `then` that throws rejects the wait instead of escaping. Waits in flight are
+// kept in a doubly linked list, not as a stack: a tool that fires off context.callTool without
+// awaiting it finishes its waits out of order, and every one of them must still be ended by stop().
+// (Not a Map keyed by the wait: giving each promise an identity hash cost a fifth of a CALL.)
 import { NuwaError } from '../errors.js';
-import type { RegisteredTool } from './registry.js';
+import type { Thenable } from '../util/foreign.js';
 
 const ignore = () => {};
 
+/** What a wait needs to know about the tool it waits for. */
+export interface TimedTool {
+  readonly name: string;
+  readonly timeoutMs: number | undefined;
+}
+
+/** One wait in flight: await `promise`, then pass the Wait to end(). */
+export class Wait {
+  prev: Wait | null = null;
+  next: Wait | null = null;
+  reject: (error: unknown) => void = ignore;
+  promise!: Promise<unknown>;
+}
+
 export class Waits {
-  private readonly rejecters: Array<(error: unknown) => void> = [];
+  private head: Wait | null = null;
   private stopError: NuwaError | null = null;
 
-  /** Settles like `promise` unless the run stops or `tool`'s timeout passes first. Pair with end(). */
-  begin(promise: PromiseLike<unknown>, tool: RegisteredTool | undefined, toolController: AbortController | undefined): Promise<unknown> {
+  /**
+   * Settles like `answer` (through its `then`, read once by the caller) unless the run stops or
+   * `tool`'s timeout passes first. Never throws. Pair with end(wait).
+   */
+  begin(answer: unknown, then: Thenable, tool: TimedTool | undefined, toolController: AbortController | undefined): Wait {
+    const wait = new Wait();
     if (this.stopError !== null) {
-      promise.then(undefined, ignore); // the tool's own promise must not become an unhandled rejection
-      this.rejecters.push(ignore);
-      return Promise.reject(this.stopError);
+      // The tool's own promise must not become an unhandled rejection.
+      try {
+        Reflect.apply(then, answer, [ignore, ignore]);
+      } catch {
+        // a `then` that throws has nothing left to reject
+      }
+      wait.promise = Promise.reject(this.stopError);
+      return wait;
     }
     const timeoutMs = tool?.timeoutMs;
-    let rejectWait!: (error: unknown) => void;
-    const wait =
+    wait.promise =
       timeoutMs === undefined
         ? new Promise((resolve, reject) => {
-            rejectWait = reject;
-            promise.then(resolve, reject);
+            wait.reject = reject;
+            Reflect.apply(then, answer, [resolve, reject]);
           })
         : new Promise((resolve, reject) => {
-            rejectWait = reject;
+            wait.reject = reject;
             const timer = setTimeout(() => {
               const error = new NuwaError('LimitExceededError', `tool \`${tool!.name}\` took longer than its timeoutMs (${timeoutMs} ms)`, { toolName: tool!.name });
               toolController?.abort(error);
               reject(error);
             }, timeoutMs);
-            promise.then(
-              (value) => {
-                clearTimeout(timer);
-                resolve(value);
-              },
-              (error: unknown) => {
-                clearTimeout(timer);
-                reject(error);
-              },
-            );
+            const settle = (error: unknown) => {
+              clearTimeout(timer);
+              reject(error);
+            };
+            try {
+              Reflect.apply(then, answer, [
+                (value: unknown) => {
+                  clearTimeout(timer);
+                  resolve(value);
+                },
+                settle,
+              ]);
+            } catch (error) {
+              settle(error);
+            }
           });
-    this.rejecters.push(rejectWait);
+    wait.next = this.head;
+    if (this.head !== null) this.head.prev = wait;
+    this.head = wait;
     return wait;
   }
 
-  /** The wait begun last is over. */
-  end(): void {
-    this.rejecters.pop();
+  /** `wait` is over: stop() need not end it. Safe to call for a wait that was never in the list. */
+  end(wait: Wait): void {
+    if (wait.prev !== null) wait.prev.next = wait.next;
+    else if (this.head === wait) this.head = wait.next;
+    if (wait.next !== null) wait.next.prev = wait.prev;
+    wait.prev = wait.next = null;
   }
 
   /** Ends every wait in flight, and every later one at once, with `error`. */
   stop(error: NuwaError): void {
     if (this.stopError !== null) return;
     this.stopError = error;
-    for (const reject of this.rejecters) reject(error);
-    this.rejecters.length = 0;
+    let wait = this.head;
+    this.head = null;
+    while (wait !== null) {
+      const next = wait.next;
+      wait.prev = wait.next = null;
+      wait.reject(error);
+      wait = next;
+    }
   }
 }

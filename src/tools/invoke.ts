@@ -1,23 +1,31 @@
 // One tool call, from name to checked result (TOOLS.md §2, §3, §6). Every way of calling a tool —
 // a script's CALL, context.callTool, and later registry.execute — goes through invokeTool, so the
 // guarantees hold the same everywhere.
-import { NuwaError } from '../errors.js';
+//
+// A tool is foreign code: what it returns or throws is looked at only through the guarded helpers of
+// util/foreign.ts, read once, and what reaches the script is always our own copy, checked as copied.
+import { isNuwaError, NuwaError } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
-import { copyJson, fromJson, NotJsonError, type Value } from '../values/values.js';
-import { invalidArgumentsMessage, unknownToolMessage } from './hints.js';
+import { copyJson, fromJson, toJson, type Value } from '../values/values.js';
+import { describeThrown, thenOf } from '../util/foreign.js';
 import { CallContext } from './context.js';
-import { ToolFailure } from './envelope.js';
+import { asToolFailure } from './envelope.js';
+import { invalidArgumentsMessage, unknownToolMessage } from './hints.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import type { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
 import type { Waits } from './guard.js';
 import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
 
+/** How deep tools may call tools through context.callTool when the host sets no maxCallDepth. */
+export const DEFAULT_MAX_CALL_DEPTH = 32;
+
 /** What the run around a call provides: limits, output, approval, events, cancellation. */
 export interface CallHost {
   readonly registry: ToolRegistry;
   readonly session: Session;
+  /** Aborted when the run stops, with the NuwaError that stopped it as its reason. */
   readonly signal: AbortSignal;
   readonly logger: Logger;
   readonly sandbox: Sandbox;
@@ -26,9 +34,14 @@ export interface CallHost {
   readonly approve: ApprovalHook | undefined;
   readonly needsApproval: ReadonlySet<ConfirmLevel>;
   readonly emit: ((event: NuwaEvent) => void) | undefined;
+  /** True once the run is over: the contexts it handed out refuse callTool, print and setVar. */
+  readonly ended: boolean;
   print(text: string): void;
-  /** Counts a call against the run's limits; throws LimitExceededError or AbortedError. */
-  beginCall(tool: RegisteredTool): void;
+  /**
+   * Counts a call against the run's limits; throws LimitExceededError or AbortedError. `depth` is
+   * how deeply the call is nested: 1 for a script's CALL, one more for each context.callTool.
+   */
+  beginCall(tool: RegisteredTool, depth: number): void;
   /** The waits for tools (and approvals) in flight, which a stopping run ends. */
   readonly waits: Waits;
   nextExecutionId(): string;
@@ -42,21 +55,23 @@ export interface VariableAccess {
   set(name: string, value: JsonValue): void;
 }
 
-/** Where the call comes from: the CALL's position, and its scope. */
+/** Where the call comes from: the CALL's position, its scope, and how deeply it is nested. */
 export interface CallSite {
   line?: number;
   column?: number;
   fileName?: string;
   vars?: VariableAccess;
+  /** 1 (the default) for a call made by a script or a host; one more for each context.callTool. */
+  depth?: number;
 }
 
 function positioned(error: NuwaError, site: CallSite): NuwaError {
   return error.at(site.line === undefined ? undefined : { line: site.line, column: site.column ?? 1 }, site.fileName);
 }
 
-/** Run-level stops pass through a tool unchanged: they are not the tool's failure. */
+/** Run-level stops pass through unchanged: they are not the tool's failure. */
 function isRunStop(error: unknown): error is NuwaError {
-  return error instanceof NuwaError && (error.kind === 'LimitExceededError' || error.kind === 'AbortedError');
+  return isNuwaError(error) && (error.kind === 'LimitExceededError' || error.kind === 'AbortedError');
 }
 
 /**
@@ -79,7 +94,7 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
   const approvedBy = host.needsApproval.has(tool.confirm) ? await requireApproval(host, tool, args, site) : undefined;
 
   try {
-    host.beginCall(tool);
+    host.beginCall(tool, site.depth ?? 1);
   } catch (error) {
     throw isRunStop(error) ? positioned(error, site) : error;
   }
@@ -88,40 +103,50 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
   const started = emit ? performance.now() : 0;
   emit?.({ type: 'tool:invoking', executionId, runId: host.runId, timestamp: Date.now(), toolName: name, args: copyJson(args) as JsonObject, ...(approvedBy && { approvedBy }) });
 
-  // A tool with its own timeout gets its own signal, aborted by the run or by the timeout.
+  // A tool with its own timeout gets its own signal, aborted by the run or by the timeout. (Not
+  // AbortSignal.any: on Node 20 every signal it makes stays in memory for good.)
   const toolController = tool.timeoutMs === undefined ? undefined : new AbortController();
-  const signal = toolController ? AbortSignal.any([host.signal, toolController.signal]) : host.signal;
-  const context = new CallContext(host, site, name, executionId, signal);
+  const unfollow = toolController && follow(host.signal, toolController);
+  const context = new CallContext(host, site, name, executionId, toolController?.signal ?? host.signal, invokeTool);
 
   let raw: unknown;
   try {
-    raw = tool.execute(args, context);
-    if (raw !== null && typeof raw === 'object' && typeof (raw as PromiseLike<unknown>).then === 'function') {
+    const execute = tool.execute; // called bare: `this` in a tool is not the registry's record of it
+    raw = execute(args, context);
+    // Read once: a getter could answer differently on a second read. A promise gets its handlers
+    // at once, so that it can never become an unhandled rejection of the host.
+    const then = thenOf(raw);
+    if (then !== undefined) {
+      const wait = host.waits.begin(raw, then, tool, toolController);
       try {
-        raw = await host.waits.begin(raw as PromiseLike<unknown>, tool, toolController);
+        raw = await wait.promise;
       } finally {
-        host.waits.end();
+        host.waits.end(wait);
       }
     } else if (host.signal.aborted) {
       throw host.signal.reason;
     }
   } catch (thrown) {
-    const stopped = isRunStop(thrown);
-    const error = stopped ? thrown : executionError(name, thrown);
-    emit?.(failedEvent(host, executionId, name, started, error, stopped ? 'tool:aborted' : 'tool:failed'));
+    // Stopped by cancellation, a limit or the tool's own timeout: the call was aborted, not failed.
+    const stop = stopOf(host, toolController);
+    const error = stop ?? executionError(name, thrown);
+    emit?.(failedEvent(host, executionId, name, started, error, stop ? 'tool:aborted' : 'tool:failed'));
     throw positioned(error, site);
+  } finally {
+    unfollow?.();
   }
 
+  // The copy is the only read of what the tool returned; the check sees that very copy, which is
+  // what the caller receives (a getter cannot show the check one value and the script another).
   let result: Value | JsonValue;
   try {
     result = form === 'value' ? fromJson(raw) : copyJson(raw);
   } catch (thrown) {
-    const message = thrown instanceof NotJsonError ? thrown.message : String(thrown);
-    const error = new NuwaError('ToolResultError', `tool \`${name}\` returned something that is not JSON: ${message}`, { toolName: name });
+    const error = new NuwaError('ToolResultError', `tool \`${name}\` returned something that is not JSON: ${describeThrown(thrown)}`, { toolName: name });
     emit?.(failedEvent(host, executionId, name, started, error));
     throw positioned(error, site);
   }
-  const mismatch = tool.checkResult(form === 'json' ? (result as JsonValue) : ((raw ?? null) as JsonValue));
+  const mismatch = form === 'value' ? checkValue(tool, result as Value) : tool.checkResult(result as JsonValue);
   if (mismatch !== null) {
     const error = new NuwaError('ToolResultError', `tool \`${name}\` returned the wrong type: ${mismatch}`, { toolName: name });
     emit?.(failedEvent(host, executionId, name, started, error));
@@ -131,24 +156,44 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
   return result;
 }
 
-function executionError(name: string, thrown: unknown): NuwaError {
-  const message =
-    thrown instanceof Error ? thrown.message : typeof thrown === 'string' ? thrown : (safeString(thrown) ?? 'an unknown error');
-  const error = new NuwaError('ToolExecutionError', `tool \`${name}\` failed: ${message}`, { toolName: name, cause: thrown });
-  // A tool's own error code and details (an envelope's `error: { message, code, details }`) stay on it.
-  if (thrown instanceof ToolFailure) {
-    if (thrown.code !== undefined) error.code = thrown.code;
-    if (thrown.details !== undefined) error.details = thrown.details;
-  }
-  return error;
+/**
+ * The `returns` check of a result already converted to a Nuwa value. A Nuwa type (`'array'`,
+ * `'object'`, ...) names the top-level type only, which a value and its JSON form share, so a value
+ * that passes needs no conversion; a JSON Schema, or a message about a mismatch, needs the JSON form.
+ */
+function checkValue(tool: RegisteredTool, value: Value): string | null {
+  if (typeof tool.returns === 'string' && tool.checkResult(value as JsonValue) === null) return null;
+  return tool.checkResult(toJson(value));
 }
 
-function safeString(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return undefined;
+/**
+ * The run's own stop, when the run (or the tool's timeout) has stopped: then that, and not whatever
+ * the tool threw, is why the call failed. Only errors we made are passed on, never the tool's objects.
+ */
+function stopOf(host: CallHost, toolController: AbortController | undefined): NuwaError | undefined {
+  if (host.signal.aborted && isNuwaError(host.signal.reason)) return host.signal.reason;
+  if (toolController?.signal.aborted && isNuwaError(toolController.signal.reason)) return toolController.signal.reason;
+  return undefined;
+}
+
+/** Aborts `child` when `parent` aborts, until the returned function is called. */
+function follow(parent: AbortSignal, child: AbortController): () => void {
+  if (parent.aborted) {
+    child.abort(parent.reason);
+    return () => {};
   }
+  const onAbort = () => child.abort(parent.reason);
+  parent.addEventListener('abort', onAbort, { once: true });
+  return () => parent.removeEventListener('abort', onAbort);
+}
+
+function executionError(name: string, thrown: unknown): NuwaError {
+  const error = new NuwaError('ToolExecutionError', `tool \`${name}\` failed: ${describeThrown(thrown)}`, { toolName: name, cause: thrown });
+  // A tool's own error code and details (an envelope's `error: { message, code, details }`) stay on it.
+  const failure = asToolFailure(thrown);
+  if (failure?.code !== undefined) error.code = failure.code;
+  if (failure?.details !== undefined) error.details = failure.details;
+  return error;
 }
 
 function failedEvent(host: CallHost, executionId: string, toolName: string, started: number, error: NuwaError, type: 'tool:failed' | 'tool:aborted' = 'tool:failed'): NuwaEvent {
@@ -171,20 +216,26 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, args: JsonO
   if (host.approve) {
     try {
       // Waited on like a tool: cancellation or the run's timeout end a hook that never answers.
-      const answer = host.approve({ toolName: tool.name, confirm: tool.confirm, category: tool.category, args: copyJson(args) as JsonObject });
-      try {
-        approved = (await host.waits.begin(Promise.resolve(answer), undefined, undefined)) === true;
-      } finally {
-        host.waits.end();
+      const answer: unknown = host.approve({ toolName: tool.name, confirm: tool.confirm, category: tool.category, args: copyJson(args) as JsonObject });
+      const then = thenOf(answer);
+      if (then === undefined) {
+        approved = answer === true;
+      } else {
+        const wait = host.waits.begin(answer, then, undefined, undefined);
+        try {
+          approved = (await wait.promise) === true;
+        } finally {
+          host.waits.end(wait);
+        }
       }
       why = 'the host did not approve it';
     } catch (error) {
-      if (isRunStop(error)) throw positioned(error, site);
       // A hook may refuse by throwing; its message is the reason the author sees.
-      why = error instanceof Error ? error.message : String(error);
+      why = describeThrown(error);
     }
   }
-  if (host.signal.aborted) throw positioned(host.signal.reason as NuwaError, site);
+  const stop = stopOf(host, undefined);
+  if (stop) throw positioned(stop, site);
   if (approved) return 'hook';
   host.emit?.({ type: 'tool:denied', executionId: host.nextExecutionId(), runId: host.runId, timestamp: Date.now(), toolName: tool.name, confirm: tool.confirm });
   throw positioned(

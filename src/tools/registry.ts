@@ -2,6 +2,8 @@
 // compiled into validators; plus the registry's default session, whose state its state methods use.
 // How a tool is built from its definition is build.ts (the forms of the other tool systems: forms.ts);
 // function calling is execute.ts, search is search.ts: the registry holds tools and hands them out.
+// It knows nothing of how a call is carried out: invoke.ts does that, and imports the registry only
+// for its types; execute.ts and createToolContext (detached.ts) hand over to it.
 import type { JsonValue } from '../values/json.js';
 import { buildTool, checkName, type RegisteredTool } from './build.js';
 import { checkExecuteOptions, executeCall, type ExecuteDefaults, type ExecuteOptions, type FunctionCall, type ToolResult } from './execute.js';
@@ -9,8 +11,7 @@ import { fromDefinedTool, fromPlaited, isDefinedTool, type DefinedTool, type Pla
 import { exportedName, fromExportedName } from './names.js';
 import { ToolIndex, type SearchOptions, type SearchResult } from './search.js';
 import { Session } from './session.js';
-import { CallContext } from './context.js';
-import { DetachedHost } from './detached.js';
+import { createDetachedContext } from './detached.js';
 import type { Embedder, JsonSchemaObject, StateMetadata, ToolCategory, ToolContext, ToolDefinition, ToolFunction, ToolSchema, ToolSource } from './types.js';
 import type { ExecutableOptions, ExecutablesLoaded } from '../providers/executables.js';
 import type { McpConnectOptions, McpConnection } from '../providers/mcp-client.js';
@@ -240,8 +241,7 @@ export class ToolRegistry {
 
   /** A context outside any script, bound to the default session (for tests and host code). */
   createToolContext(toolName = 'host'): ToolContext {
-    const host = new DetachedHost(this, this.defaultSession);
-    return new CallContext(host, { vars: host.variables }, toolName, host.nextExecutionId(), host.signal);
+    return createDetachedContext(this, this.defaultSession, toolName);
   }
 
   // --- the default session's state ------------------------------------------------------------

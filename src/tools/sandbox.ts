@@ -1,21 +1,59 @@
 // The directory a tool may write in (ToolContext.sandboxDir) and the one safe way to build a path
 // inside it (resolvePath): no absolute paths, no `..` out of it, no symlink that leads outside.
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+//
+// Without a directory of the host's, a private temporary one is made the first time a tool asks for
+// it, and removed when it is no longer needed: by dispose(), when the Sandbox (and so the Interpreter
+// that owns it, and every context of its runs) is garbage-collected, or when the process exits —
+// whichever comes first. A directory the host gave is never removed.
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rm, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+/** Temporary directories made and not yet removed, so that the process can remove them as it exits. */
+const temporaryDirs = new Set<string>();
+let removeAtExit = false;
+
+// Removed in the background; listed until then, so that a process exiting meanwhile removes it too.
+const collected = new FinalizationRegistry<string>((dir) => {
+  rm(dir, { recursive: true, force: true }, () => temporaryDirs.delete(dir));
+});
+
+function makeTemporaryDir(owner: object): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'nuwa-sandbox-'));
+  temporaryDirs.add(dir);
+  collected.register(owner, dir, owner);
+  if (!removeAtExit) {
+    removeAtExit = true;
+    process.once('exit', () => {
+      for (const left of temporaryDirs) rmSync(left, { recursive: true, force: true });
+    });
+  }
+  return dir;
+}
+
 export class Sandbox {
   private directory: string | undefined;
+  private readonly temporary: boolean;
 
   /** Without a directory, a private temporary one is created the first time a tool asks. */
   constructor(directory?: string) {
+    this.temporary = directory === undefined;
     this.directory = directory === undefined ? undefined : path.resolve(directory);
   }
 
   get dir(): string {
-    if (this.directory === undefined) this.directory = mkdtempSync(path.join(tmpdir(), 'nuwa-sandbox-'));
+    if (this.directory === undefined) this.directory = makeTemporaryDir(this);
     else if (!existsSync(this.directory)) mkdirSync(this.directory, { recursive: true });
     return this.directory;
+  }
+
+  /** Removes the temporary directory now, if one was made; a later use makes a new one. */
+  dispose(): void {
+    if (!this.temporary || this.directory === undefined) return;
+    collected.unregister(this);
+    temporaryDirs.delete(this.directory);
+    rmSync(this.directory, { recursive: true, force: true });
+    this.directory = undefined;
   }
 
   resolvePath(relative: string): string {

@@ -3,15 +3,15 @@
 // Values are stored as independent copies; a tool changes stored state only through setState.
 import { randomUUID } from 'node:crypto';
 import type { JsonValue } from '../values/json.js';
-import { copyJson, fromJson, NotJsonError, toDisplayString } from '../values/values.js';
+import { copyJson, fromJson, toDisplayString } from '../values/values.js';
+import { describeThrown, textOf } from '../util/foreign.js';
 import type { StateAccess, StateMetadata } from './types.js';
 
 function checkedCopy(key: string, value: unknown): JsonValue {
   try {
     return copyJson(value);
   } catch (error) {
-    if (error instanceof NotJsonError) throw new TypeError(`state "${key}": ${error.message}`);
-    throw error;
+    throw new TypeError(`state "${key}": ${describeThrown(error)}`);
   }
 }
 
@@ -63,10 +63,13 @@ export class Session implements StateAccess {
     return new Map(this.metadata);
   }
 
+  /** Keeps a frozen copy, read once: the caller changing its object later changes nothing here. */
   registerStateMetadata(key: string, metadata: StateMetadata): void {
-    if (!metadata || typeof metadata.description !== 'string') throw new TypeError(`state metadata for "${key}" needs a description`);
-    if (metadata.formatter !== undefined && typeof metadata.formatter !== 'function') throw new TypeError(`state metadata for "${key}": formatter must be a function`);
-    this.metadata.set(key, metadata);
+    if (metadata === null || typeof metadata !== 'object') throw new TypeError(`state metadata for "${textOf(key)}" needs a description`);
+    const { description, formatter } = metadata;
+    if (typeof description !== 'string') throw new TypeError(`state metadata for "${textOf(key)}" needs a description`);
+    if (formatter !== undefined && typeof formatter !== 'function') throw new TypeError(`state metadata for "${textOf(key)}": formatter must be a function`);
+    this.metadata.set(key, Object.freeze(formatter === undefined ? { description } : { description, formatter }));
   }
 
   /** One line per state value, "key: value (description)", for a model's prompt. */
@@ -76,9 +79,10 @@ export class Session implements StateAccess {
       const metadata = this.metadata.get(key);
       let shown: string;
       try {
-        shown = metadata?.formatter ? String(metadata.formatter(copyJson(value))) : toDisplayString(fromJson(value));
+        // A formatter is the host's or a tool's code: what it returns is only looked at through textOf.
+        shown = metadata?.formatter ? textOf(metadata.formatter(copyJson(value))) : toDisplayString(fromJson(value));
       } catch (error) {
-        shown = `${toDisplayString(fromJson(value))} (formatter failed: ${(error as Error).message})`;
+        shown = `${toDisplayString(fromJson(value))} (formatter failed: ${describeThrown(error)})`;
       }
       lines.push(metadata?.description ? `${key}: ${shown} (${metadata.description})` : `${key}: ${shown}`);
     }

@@ -10,7 +10,7 @@ describe('resolveLimits', () => {
   });
 
   it('has finite, generous defaults', () => {
-    expect(DEFAULT_LIMITS).toEqual({ maxSteps: 10_000_000, maxToolCalls: 100_000, timeoutMs: 300_000, maxOutputBytes: 10 * 1024 * 1024 });
+    expect(DEFAULT_LIMITS).toEqual({ maxSteps: 10_000_000, maxToolCalls: 100_000, timeoutMs: 300_000, maxOutputBytes: 10 * 1024 * 1024, maxCallDepth: 32 });
     expect(Object.isFrozen(DEFAULT_LIMITS)).toBe(true);
   });
 

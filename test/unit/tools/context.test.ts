@@ -371,3 +371,86 @@ describe('sandboxDir and resolvePath', () => {
     expect(path.dirname(dir)).toBe(path.resolve(tmpdir()));
   });
 });
+
+describe('a context kept after its run (issue 5.5)', () => {
+  /** Runs `CALL keep {}` and returns the context the tool kept. */
+  async function keptContext(options: Parameters<typeof setup>[1] = {}) {
+    let kept: ToolContext | undefined;
+    const parts = setup(
+      [
+        tool('keep', (_args, context) => {
+          kept = context;
+          return null;
+        }),
+        tool('other', () => 'ran', { confirm: 'write' }),
+      ],
+      options,
+    );
+    await parts.interpreter.run('LET x = 1\nCALL keep {}');
+    return { ...parts, kept: kept! };
+  }
+
+  it('refuses callTool, print and setVar with AbortedError', async () => {
+    const { kept, printed } = await keptContext({ approve: () => true });
+    const refusals = [() => kept.print('late'), () => kept.setVar('x', 2)];
+    for (const refused of refusals) {
+      let error: unknown;
+      try {
+        refused();
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error).toBeInstanceOf(NuwaError);
+      expect((error as NuwaError).kind).toBe('AbortedError');
+      expect((error as NuwaError).message).toMatch(/has ended/);
+    }
+    await expect(kept.callTool('other', {})).rejects.toMatchObject({ kind: 'AbortedError', message: expect.stringMatching(/callTool: the run that called `keep` has ended/) });
+    expect(printed).toEqual([]);
+  });
+
+  it('also after a run that failed, and its signal is aborted', async () => {
+    let kept: ToolContext | undefined;
+    const { interpreter } = setup([
+      tool('keep', (_args, context) => {
+        kept = context;
+        throw new Error('no');
+      }),
+    ]);
+    await failure(interpreter.run('CALL keep {}'));
+    expect(kept!.signal.aborted).toBe(true);
+    expect(() => kept!.print('late')).toThrow(/has ended/);
+  });
+
+  it('still reads the session state, which outlives the run', async () => {
+    const { kept, registry } = await keptContext();
+    registry.setState('k', 1);
+    expect(kept.getStateValue('k')).toBe(1);
+  });
+
+  it('exposes only the documented surface: no way to the host or the interpreter', async () => {
+    const { kept } = await keptContext();
+    expect(Object.getOwnPropertyNames(kept).sort()).toEqual(['executionId', 'signal', 'toolName']);
+    const documented = [
+      'constructor', 'setState', 'getStateValue', 'hasState', 'getAllState', 'clearState', 'getStateMetadata', 'getAllStateMetadata',
+      'registerStateMetadata', 'sessionId', 'logger', 'print', 'callTool', 'getVar', 'setVar', 'sandboxDir', 'resolvePath',
+    ];
+    expect(Object.getOwnPropertyNames(Object.getPrototypeOf(kept)).sort()).toEqual(documented.sort());
+    const anyContext = kept as unknown as Record<string, unknown>;
+    for (const internal of ['host', 'site', 'session', 'registry', 'run', 'needsApproval']) expect(anyContext[internal]).toBeUndefined();
+    expect(Object.isFrozen(kept.logger)).toBe(true);
+  });
+
+  it('a tool cannot turn approval off for later runs', async () => {
+    const { interpreter } = setup([
+      tool('meddle', (_args, context) => {
+        const reach = context as unknown as { host?: { needsApproval?: Set<string> } };
+        reach.host?.needsApproval?.clear();
+        return null;
+      }),
+      tool('write', () => 'written', { confirm: 'write' }),
+    ]);
+    await interpreter.run('CALL meddle {}');
+    const error = await failure(interpreter.run('CALL write {}'));
+    expect(error.kind).toBe('ToolDeniedError');
+  });
+});

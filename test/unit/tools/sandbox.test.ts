@@ -114,3 +114,57 @@ describe('Sandbox.dir', () => {
     }
   });
 });
+
+describe('the default temporary directory is removed when no longer needed (issue 5.9)', () => {
+  it('is made only when a tool asks, and dispose() removes it', async () => {
+    const { Interpreter } = await import('../../../src/runtime/interpreter.js');
+    const { setup, tool } = await import('../../support/harness.js');
+    let dir = '';
+    const { interpreter } = setup([tool('where', (_args, context) => (dir = context.sandboxDir))]);
+    await interpreter.run('LET x = 1');
+    expect(dir).toBe(''); // no tool asked: nothing was made
+    await interpreter.run('CALL where {}');
+    expect(existsSync(dir)).toBe(true);
+    writeFileSync(path.join(dir, 'file.txt'), 'x');
+    interpreter.dispose();
+    expect(existsSync(dir)).toBe(false);
+    const first = dir;
+    await interpreter.run('CALL where {}'); // still usable: a new directory
+    expect(dir).not.toBe(first);
+    expect(existsSync(dir)).toBe(true);
+    interpreter.dispose();
+    expect(existsSync(dir)).toBe(false);
+
+    const given = mkdtempSync(path.join(tmpdir(), 'nuwa-sandbox-test-'));
+    const withDir = new Interpreter(undefined, { sandboxDir: given });
+    withDir.dispose();
+    expect(existsSync(given)).toBe(true); // the host's directory is never removed
+    rmSync(given, { recursive: true });
+  });
+
+  it('is removed when its Interpreter is garbage-collected, and the rest when the process exits', async () => {
+    const { runChild, lastJson, src } = await import('../../support/child.js');
+    const code = `
+      import { existsSync } from 'node:fs';
+      import { Interpreter, ToolRegistry } from ${JSON.stringify(src('index.ts'))};
+      const registry = new ToolRegistry();
+      registry.register({ name: 'where', description: 'd', parameters: [], returns: 'string', execute: (a, c) => c.sandboxDir });
+      const dirOf = async () => (await new Interpreter(registry, { print: () => {} }).run('LET d = CALL where {}')).variables.d;
+      const dropped = await dirOf();
+      const existedBefore = existsSync(dropped);
+      for (let i = 0; i < 50 && existsSync(dropped); i++) {
+        globalThis.gc();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const kept = new Interpreter(registry, { print: () => {} });
+      const atExit = (await kept.run('LET d = CALL where {}')).variables.d;
+      globalThis.keep = kept;
+      console.log(JSON.stringify({ dropped, existedBefore, removedByGc: !existsSync(dropped), atExit, existsAtExit: existsSync(atExit) }));
+    `;
+    const result = await runChild(code, { nodeArgs: ['--expose-gc'] });
+    expect(result.stderr).toBe('');
+    const report = lastJson(result) as { dropped: string; existedBefore: boolean; removedByGc: boolean; atExit: string; existsAtExit: boolean };
+    expect(report).toMatchObject({ existedBefore: true, removedByGc: true, existsAtExit: true });
+    expect(existsSync(report.atExit)).toBe(false); // removed as the child exited
+  });
+});

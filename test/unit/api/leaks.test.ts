@@ -1,0 +1,78 @@
+// Long-lived hosts (issue 5.6): the heap stays flat over 10,000 runs of every kind — plain runs,
+// tool calls with and without their own timeoutMs, approvals, failures, cancelled runs, a new session
+// and Interpreter per run, default sandbox directories. Measured in a child process with --expose-gc:
+// the heap after a full GC at intervals, against the heap after 1,000 warm-up runs. (A tool with
+// timeoutMs used to leak about 5 KB per call through AbortSignal.any: 45 MB over these runs.)
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lastJson, runChild, src } from '../../support/child.js';
+
+const RUNS = 10_000;
+const WARM_UP = 1_000;
+/** Growth allowed after warm-up: what a steady heap wobbles by, far below any per-run leak (45 MB for 5 KB a run). */
+const BOUND_KB = 2_048;
+
+const code = `
+  import { Interpreter, ToolRegistry } from ${JSON.stringify(src('index.ts'))};
+  const heap = () => { globalThis.gc(); globalThis.gc(); return process.memoryUsage().heapUsed; };
+  const registry = new ToolRegistry();
+  const define = (name, execute, extra = {}) => registry.register({ name, description: name, parameters: [], returns: 'any', execute, ...extra });
+  define('plain', async () => 1);
+  define('timed', async () => 1, { timeoutMs: 5_000 });
+  define('write', () => 1, { confirm: 'write' });
+  define('fail', () => { throw new Error('no'); });
+  define('hang', () => new Promise(() => {}));
+  define('sandbox', (args, context) => context.sandboxDir.length);
+  const shared = new Interpreter(registry, { print: () => {}, approve: () => true });
+  const kinds = {
+    'plain run': () => shared.run('LET x = 1 + 2\\nPRINT(x)'),
+    'tool call': () => shared.run('LET x = CALL plain {}'),
+    'tool call with timeoutMs': () => shared.run('LET x = CALL timed {}'),
+    'approval': () => shared.run('LET x = CALL write {}'),
+    'failing tool': () => shared.run('LET x = CALL fail {}').catch(() => {}),
+    'syntax error': () => shared.run('LET = 1').catch(() => {}),
+    'cancelled run': () => {
+      const controller = new AbortController();
+      const run = shared.run('LET x = CALL hang {}', { signal: controller.signal }).catch(() => {});
+      setImmediate(() => controller.abort());
+      return run;
+    },
+    'new session and Interpreter': () => new Interpreter(registry, { print: () => {}, session: registry.createSession() }).run('LET x = CALL plain {}'),
+    'default sandbox directory': () => new Interpreter(registry, { print: () => {} }).run('LET x = CALL sandbox {}'),
+  };
+  const report = {};
+  for (const [kind, once] of Object.entries(kinds)) {
+    for (let i = 0; i < ${WARM_UP}; i++) await once();
+    const base = heap();
+    const growthKb = [];
+    for (let i = 1; i <= ${RUNS - WARM_UP}; i++) {
+      await once();
+      if (i % 3_000 === 0) growthKb.push(Math.round((heap() - base) / 1024));
+    }
+    report[kind] = growthKb;
+  }
+  console.log(JSON.stringify(report));
+`;
+
+describe('memory over many runs', () => {
+  it(`the heap stays flat over ${RUNS.toLocaleString('en')} runs of every kind, and no sandbox directory is left`, async () => {
+    const temp = mkdtempSync(path.join(tmpdir(), 'nuwa-leaks-'));
+    let result;
+    try {
+      result = await runChild(code, { nodeArgs: ['--expose-gc'], maxOldSpaceMb: 256, timeoutMs: 180_000, env: { TMPDIR: temp } });
+      // 10,000 default sandbox directories were made; all are gone (tsx keeps its cache there too).
+      expect(readdirSync(temp).filter((name) => name.startsWith('nuwa-sandbox-'))).toEqual([]);
+    } finally {
+      rmSync(temp, { recursive: true, force: true });
+    }
+    expect(result.stderr).toBe('');
+    const report = lastJson(result) as Record<string, number[]>;
+    expect(Object.keys(report)).toHaveLength(9);
+    for (const [kind, growthKb] of Object.entries(report)) {
+      expect(growthKb, kind).toHaveLength(3);
+      for (const sample of growthKb) expect(sample, `${kind}: heap growth in KB at each interval ${growthKb.join(', ')}`).toBeLessThan(BOUND_KB);
+    }
+  }, 200_000);
+});
