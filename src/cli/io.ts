@@ -20,6 +20,12 @@ export interface CliIO {
    * is called. Without a process (tests, hosts), nothing ever interrupts.
    */
   onInterrupt?: (listener: (why: Interruption) => void) => () => void;
+  /**
+   * Hands what code throws outside any call (a tool's timer, a rejection nobody handles) to
+   * `listener`, as a message, instead of failing the command, until the returned function is called: for a
+   * command that reports such faults and goes on (the REPL).
+   */
+  onFault?: (listener: (message: string) => void) => () => void;
 }
 
 /** Why a command is asked to stop early. */
@@ -45,11 +51,12 @@ export class ProcessIO implements CliIO {
   /** Set when code outside any command's reach threw: reported once, and the exit status is 1. */
   faulted = false;
   private readonly listeners = new Set<(why: Interruption) => void>();
+  private readonly faultListeners = new Set<(message: string) => void>();
 
   constructor() {
     process.stdout.on('error', (error: unknown) => this.outputFailed(error));
-    process.on('uncaughtException', (error) => this.fault(`an uncaught exception outside any tool call: ${describeThrown(error)}`));
-    process.on('unhandledRejection', (reason) => this.fault(`an unhandled promise rejection outside any tool call: ${describeThrown(reason)}`));
+    process.on('uncaughtException', (error) => this.fault('an uncaught exception outside any tool call', error));
+    process.on('unhandledRejection', (reason) => this.fault('an unhandled promise rejection outside any tool call', reason));
   }
 
   readonly stdout = (text: string): void => {
@@ -85,6 +92,11 @@ export class ProcessIO implements CliIO {
     };
   };
 
+  readonly onFault = (listener: (message: string) => void): (() => void) => {
+    this.faultListeners.add(listener);
+    return () => void this.faultListeners.delete(listener);
+  };
+
   /** Writes everything still buffered; resolves once stdout and stderr are flushed (or have failed). */
   flush(): Promise<void> {
     const flushed = (stream: NodeJS.WriteStream) =>
@@ -102,7 +114,12 @@ export class ProcessIO implements CliIO {
     this.notify({ kind: 'output', ...this.outputFailure });
   }
 
-  private fault(message: string): void {
+  private fault(what: string, thrown: unknown): void {
+    if (this.faultListeners.size > 0) {
+      for (const listener of [...this.faultListeners]) listener(describeThrown(thrown));
+      return;
+    }
+    const message = `${what}: ${describeThrown(thrown)}`;
     if (this.listeners.size > 0) {
       this.notify({ kind: 'fault', message });
       return;

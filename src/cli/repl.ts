@@ -15,6 +15,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ApprovalHook } from '../tools/types.js';
 import type { Limits } from '../runtime/limits.js';
 import type { JsonValue } from '../values/json.js';
+import { describeThrown } from '../util/foreign.js';
 import { UsageError, type CliIO } from './io.js';
 import { formatError } from './report.js';
 import { openTrace } from './run.js';
@@ -142,18 +143,27 @@ class Repl {
 
     // A tool may still fail after its call has ended (a timer, an event listener): in a REPL that
     // is reported, like node's own REPL does, instead of ending the session.
-    const onStray = (error: unknown) => {
+    const onStray = (message: string) => {
       this.failed = true;
-      io.stderr(`nuwa: uncaught error, outside any entry (a tool's timer or event handler?): ${error instanceof Error ? error.message : String(error)}\n`);
+      io.stderr(`nuwa: uncaught error, outside any entry (a tool's timer or event handler?): ${message}\n`);
       if (!this.running) this.prompt();
     };
-    process.on('uncaughtException', onStray);
-    process.on('unhandledRejection', onStray);
+    const onProcessStray = (error: unknown) => onStray(describeThrown(error));
+    // The CLI's own io reports faults to us; any other io (a host, a test) gets process listeners.
+    const stopListening =
+      io.onFault?.(onStray) ??
+      (() => {
+        process.on('uncaughtException', onProcessStray);
+        process.on('unhandledRejection', onProcessStray);
+        return () => {
+          process.removeListener('uncaughtException', onProcessStray);
+          process.removeListener('unhandledRejection', onProcessStray);
+        };
+      })();
     try {
       return await this.loop();
     } finally {
-      process.removeListener('uncaughtException', onStray);
-      process.removeListener('unhandledRejection', onStray);
+      stopListening();
     }
   }
 

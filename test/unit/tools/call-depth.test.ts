@@ -101,7 +101,7 @@ describe('tools calling themselves, in a plain host', () => {
     const result = await runChild(code);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    expect(lastJson(result)).toEqual({ r: 'fired', slow: ['tool:invoking', 'tool:failed:AbortedError'] });
+    expect(lastJson(result)).toEqual({ r: 'fired', slow: ['tool:invoking', 'tool:aborted:AbortedError'] });
   });
 
   it('a run whose tool fired off a quick call and then never settles still ends at its timeout', async () => {
