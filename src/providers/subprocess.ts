@@ -87,17 +87,22 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
       if (child.pid !== undefined) killGroup(child.pid);
     };
     const onAbort = () => stop('aborted');
+    // Listened to from the start, not from 'spawn': an abort between spawn() and that event would
+    // otherwise be missed (a listener added to an aborted signal never runs) and the tool live on.
+    request.signal?.addEventListener('abort', onAbort, { once: true });
 
     child.once('spawn', () => {
       spawned = true;
       trackGroup(child.pid!);
-      request.signal?.addEventListener('abort', onAbort, { once: true });
-      if (request.timeoutMs !== undefined) timer = setTimeout(() => stop('timeout'), request.timeoutMs);
+      if (killed !== undefined) killGroup(child.pid!); // stopped before it had started
+      else if (request.timeoutMs !== undefined) timer = setTimeout(() => stop('timeout'), request.timeoutMs);
     });
     child.once('error', (error: NodeJS.ErrnoException) => {
       // Only a failure to start lands here before 'spawn'; later errors (a kill that raced the
       // exit) are irrelevant because 'close' follows.
-      if (!spawned) reject(new SpawnError(spawnReason(error)));
+      if (spawned) return;
+      request.signal?.removeEventListener('abort', onAbort);
+      reject(new SpawnError(spawnReason(error)));
     });
     // The tool exited: whatever it left running in its group goes too, which also closes the
     // pipes a forgotten background child would otherwise hold open.
