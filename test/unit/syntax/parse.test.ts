@@ -453,10 +453,9 @@ describe('parse: syntax errors', () => {
     expect(error.errors).toHaveLength(1);
   });
 
-  it('refuses `=` used as an assignment without LET', () => {
+  it('refuses `=` used as an assignment without LET, and says to write LET', () => {
     const error = syntaxFailure('x = 1');
-    expect([error.line, error.column]).toEqual([1, 3]);
-    expect(error.message).toMatch(/use `==`/);
+    expect(error.errors).toEqual([{ line: 1, column: 1, message: 'to set a variable, write LET x = ...' }]);
   });
 
   it('reports every syntax error of a script in source order, with positions', () => {
@@ -466,7 +465,7 @@ describe('parse: syntax errors', () => {
     expect(error.errors![0]!.message).toBe('expected a variable name after LET but found `=`');
     expect(error.errors![1]!.message).toBe('expected `=` but found `2`');
     expect(error.errors![2]!.message).toBe('expected a loop variable name after FOR but found `IN`');
-    expect(error.errors![3]!.message).toMatch(/^expected an expression .* but found the end of the script$/);
+    expect(error.errors![3]!.message).toBe('the FOR opened on line 3 has no END');
     expect(error.message).toBe('expected a variable name after LET but found `=` (and 3 more syntax errors)');
     expect([error.line, error.column]).toEqual([1, 5]);
   });
@@ -481,7 +480,7 @@ describe('parse: syntax errors', () => {
   it('reports a stray END and keeps parsing: a later error still shows', () => {
     const error = syntaxFailure('PRINT(1)\nEND\nLET = 2');
     expect(error.errors).toHaveLength(2);
-    expect(error.errors![0]).toEqual({ line: 2, column: 1, message: 'unexpected `END`: there is no open IF or FOR for this `END` to close' });
+    expect(error.errors![0]).toEqual({ line: 2, column: 1, message: 'unexpected `END`: no IF, FOR or WHILE is open here; remove it' });
     expect(error.errors![1]).toMatchObject({ line: 3, column: 5 });
     expect(error.message).toMatch(/\(and 1 more syntax error\)$/);
   });
@@ -510,7 +509,7 @@ describe('parse: syntax errors', () => {
 
   it('points a missing END at the end of the script just after the last token', () => {
     const error = syntaxFailure('IF true THEN\n  PRINT(1)\n\n');
-    expect(error.errors).toEqual([{ line: 2, column: 11, message: 'expected `END` but found the end of the script' }]);
+    expect(error.errors).toEqual([{ line: 2, column: 11, message: 'the IF opened on line 1 has no END' }]);
   });
 
   it('points a missing closing bracket after the last token', () => {
@@ -650,8 +649,8 @@ describe('parse: deep nesting', () => {
 
 describe('parseProblems and syntaxError', () => {
   it('returns problems instead of throwing', () => {
-    expect(parseProblems('LET', { allowWorker: false })).toEqual({ problems: [{ line: 1, column: 4, message: 'expected a variable name after LET but found the end of the script' }] });
-    expect(parseProblems('LET a = 1', { allowWorker: false })).toMatchObject({ program: { type: 'Program', body: [{ type: 'Let', name: 'a' }] } });
+    expect(parseProblems('LET')).toEqual({ problems: [{ line: 1, column: 4, message: 'expected a variable name after LET but found the end of the script' }], problemCount: 1 });
+    expect(parseProblems('LET a = 1')).toMatchObject({ program: { type: 'Program', body: [{ type: 'Let', name: 'a' }] } });
   });
 
   it('builds one SyntaxError from a list of problems', () => {
