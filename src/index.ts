@@ -6,6 +6,7 @@ export type { RegisteredTool, FunctionSchema } from './tools/registry.js';
 export { Session } from './tools/session.js';
 export { parse } from './syntax/parse.js';
 export type { ParseOptions } from './syntax/parse.js';
+export { extractScript } from './syntax/extract.js';
 export { NuwaError, isNuwaError, ERROR_KINDS } from './errors.js';
 export type { ErrorKind, Position, SyntaxProblem } from './errors.js';
 export { DEFAULT_LIMITS } from './runtime/limits.js';

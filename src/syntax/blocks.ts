@@ -23,6 +23,9 @@ interface OpenBlock {
 }
 
 const OPENS = new Set([T.If.tokenTypeIdx, T.For.tokenTypeIdx, T.While.tokenTypeIdx]);
+/** IF, FOR, WHILE and END, by tokenTypeIdx: the only tokens the quick check looks at. */
+const BLOCK_WORD: boolean[] = [];
+for (const type of [T.If, T.For, T.While, T.End]) BLOCK_WORD[type.tokenTypeIdx!] = true;
 const END = T.End.tokenTypeIdx;
 const ELSE = T.Else.tokenTypeIdx;
 
@@ -44,6 +47,7 @@ function balanced(tokens: IToken[]): { balanced: boolean; opens: number; ends: n
   let ends = 0;
   let ok = true;
   for (let i = 0; i < tokens.length; i++) {
+    if (!BLOCK_WORD[tokens[i]!.tokenTypeIdx]) continue;
     const type = structural(tokens, i);
     if (OPENS.has(type)) {
       open++;

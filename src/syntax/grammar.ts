@@ -37,6 +37,8 @@ function stringValue(token: IToken): string {
 const placeholder = (): A.Literal => ({ type: 'Literal', value: null, line: 0, column: 0, hasCall: false });
 const placeholderStatement = (): A.ExpressionStatement => ({ type: 'ExpressionStatement', expression: placeholder(), line: 0, column: 0, hasCall: false });
 
+export const MAX_REPETITION_RECOVERIES = 50;
+
 /** A token that stands for an already parsed piece of a deep script (stage.ts). */
 export interface PrebuiltToken<P> extends IToken {
   payload: P;
@@ -60,8 +62,23 @@ export class NuwaParser extends EmbeddedActionsParser {
     this.extraProblems.push({ problem: { line: token.startLine, column: token.startColumn!, message } });
   }
 
+  /** In-repetition recoveries left in this parse (see the constructor). */
+  repetitionRecoveries = MAX_REPETITION_RECOVERIES;
+
   constructor() {
     super(T.parserTokens, { recoveryEnabled: true, maxLookahead: 2, errorMessageProvider: errorMessages });
+    // When a token cannot continue a repetition (a stray `)` among statements), Chevrotain skips ahead
+    // and resumes the repetition by calling itself again, and works out the follow set anew each
+    // time: text with thousands of stray tokens took minutes and then overflowed the stack. After a
+    // few such recoveries, let the repetition end instead; parser.ts reports the leftover token and
+    // resumes after it, a bounded number of times.
+    const engine = this as unknown as { attemptInRepetitionRecovery: (...args: unknown[]) => void };
+    const recover = engine.attemptInRepetitionRecovery;
+    engine.attemptInRepetitionRecovery = (...args: unknown[]) => {
+      if (this.repetitionRecoveries <= 0) return;
+      this.repetitionRecoveries--;
+      recover.apply(this, args);
+    };
     this.performSelfAnalysis();
   }
 

@@ -38,17 +38,21 @@ const CHARACTER_HINTS: ReadonlyMap<string, string> = new Map([
   ['^', 'there is no power operator: multiply, or use CALC'],
 ]);
 
-/** Problems for tokens that stand for another language's habit, by token type. */
-const HABITS = new Map<TokenType, (token: IToken, previous: IToken | undefined) => string>([
-  [T.AmpAmp, (t) => `use AND instead of \`${t.image}\``],
-  [T.BarBar, (t) => `use OR instead of \`${t.image}\``],
-  [T.Bang, () => 'use NOT instead of `!` (`!=` means "not equal")'],
-  [T.LessGreater, () => 'use `!=` for "not equal"'],
-  [T.CompoundAssign, (t, previous) => {
-    const name = previous?.tokenType === T.Identifier ? previous.image : 'x';
-    return `there is no \`${t.image}\`: write LET ${name} = ${name} ${t.image[0]} ...`;
-  }],
-]);
+type Habit = (token: IToken, previous: IToken | undefined) => string;
+/** Problems for tokens that stand for another language's habit, by tokenTypeIdx (one array read per token). */
+const HABITS: Array<Habit | undefined> = [];
+const habit = (type: TokenType, problem: Habit) => void (HABITS[type.tokenTypeIdx!] = problem);
+habit(T.AmpAmp, (t) => `use AND instead of \`${t.image}\``);
+habit(T.BarBar, (t) => `use OR instead of \`${t.image}\``);
+habit(T.Bang, () => 'use NOT instead of `!` (`!=` means "not equal")');
+habit(T.LessGreater, () => 'use `!=` for "not equal"');
+habit(T.CompoundAssign, (t, previous) => {
+  const name = previous?.tokenType === T.Identifier ? previous.image : 'x';
+  return `there is no \`${t.image}\`: write LET ${name} = ${name} ${t.image[0]} ...`;
+});
+/** Token types the loop below looks at at all. */
+const SPECIAL: boolean[] = [];
+for (const type of [T.BadString, T.SingleQuotedString, T.LeadingDotNumber, T.NumberLiteral, T.AmpAmp, T.BarBar, T.Bang, T.LessGreater, T.CompoundAssign]) SPECIAL[type.tokenTypeIdx!] = true;
 
 export interface TokenizeOptions {
   /**
@@ -80,6 +84,7 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
   let tokens = result.tokens;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
+    if (!SPECIAL[token.tokenTypeIdx]) continue;
     const type = token.tokenType;
     if (type === T.BadString) {
       problems.add(badStringProblem(token));
@@ -96,8 +101,8 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
     } else if (type === T.NumberLiteral && !Number.isFinite(Number(token.image))) {
       problems.add(at(token, `the number ${token.image} is too large`));
     } else {
-      const habit = HABITS.get(type);
-      if (habit) problems.add(at(token, habit(token, tokens[i - 1])));
+      const problem = HABITS[token.tokenTypeIdx];
+      if (problem) problems.add(at(token, problem(token, tokens[i - 1])));
     }
   }
   if (!options.expression) tokens = recogniseMistakes(tokens, problems);

@@ -47,6 +47,14 @@ const ASSIGNS = index([T.Assign, T.CompoundAssign]);
 /** Where an operand (a value) is expected, before a name that then reads as a value. */
 const VALUE_BEFORE = index([T.Assign, T.LParen, T.Comma, T.Colon, T.LBracket]);
 
+const IDENTIFIER = T.Identifier.tokenTypeIdx!;
+const END = T.End.tokenTypeIdx!;
+/** Tokens that change the structure the pass follows (trackStructure). */
+const STRUCTURAL = index([
+  T.LParen, T.LBracket, T.LBrace, T.RParen, T.RBracket, T.RBrace, T.Let, T.If, T.For, T.End, T.Else, T.Then, T.Do,
+  T.ElseIf, T.Colon, T.In, T.While,
+]);
+
 const KEYWORD_TYPES: ReadonlyMap<string, TokenType> = new Map([
   ['LET', T.Let], ['CALL', T.Call], ['IF', T.If], ['THEN', T.Then], ['ELSE', T.Else], ['END', T.End], ['FOR', T.For],
   ['IN', T.In], ['DO', T.Do], ['AND', T.And], ['OR', T.Or], ['NOT', T.Not], ['CALC', T.Calc],
@@ -74,11 +82,11 @@ export function recogniseMistakes(tokens: IToken[], problems: ProblemList): ITok
     let token = tokens[i]!;
     if (token === REMOVED) continue;
     const next = tokens[i + 1];
-    const top = state.blocks[state.blocks.length - 1];
-    const atStatementStart =
-      state.depth === 0 && (previous === undefined || ENDS_OPERAND[previous.tokenTypeIdx] === true || BEFORE_STATEMENT[previous.tokenTypeIdx] === true);
 
-    if (token.tokenTypeIdx === T.Identifier.tokenTypeIdx) {
+    if (token.tokenTypeIdx === IDENTIFIER) {
+      const top = state.blocks[state.blocks.length - 1];
+      const atStatementStart =
+        state.depth === 0 && (previous === undefined || ENDS_OPERAND[previous.tokenTypeIdx] === true || BEFORE_STATEMENT[previous.tokenTypeIdx] === true);
       const name = token.image;
       if (is(previous, T.Let) || is(previous, T.For) || (is(previous, T.Comma) && top === Part.ForHead)) {
         bound.add(name); // a name being bound: always a name
@@ -124,13 +132,13 @@ export function recogniseMistakes(tokens: IToken[], problems: ProblemList): ITok
     }
 
     // `END IF` / `END FOR` at the end of a line: END alone closes any block.
-    if (is(token, T.End) && sameLine(token, next) && /^(if|for|while)$/i.test(next!.image) && !sameLine(next!, tokens[i + 2])) {
+    if (token.tokenTypeIdx === END && sameLine(token, next) && /^(if|for|while)$/i.test(next!.image) && !sameLine(next!, tokens[i + 2])) {
       report(next!, `write END alone: END closes any block (there is no END ${next!.image.toUpperCase()})`);
       tokens[i + 1] = REMOVED;
       removed = true;
     }
 
-    trackStructure(token, state);
+    if (STRUCTURAL[token.tokenTypeIdx]) trackStructure(token, state);
     previous = token;
   }
 
@@ -219,6 +227,8 @@ function reportNameMisuse(tokens: IToken[], i: number, previous: IToken | undefi
   }
 }
 
+const [IF, ELSE_IF, THEN, COLON, FOR, IN, WHILE, DO] = [T.If, T.ElseIf, T.Then, T.Colon, T.For, T.In, T.While, T.Do].map((t) => t.tokenTypeIdx!);
+
 interface Structure {
   blocks: Part[];
   /** Open brackets. */
@@ -240,32 +250,32 @@ function trackStructure(token: IToken, state: Structure): void {
   const { blocks } = state;
   const top = blocks.length - 1;
   switch (type) {
-    case T.If.tokenTypeIdx:
+    case IF:
       blocks.push(Part.IfCondition);
       break;
-    case T.ElseIf.tokenTypeIdx:
+    case ELSE_IF:
       if (blocks[top] === Part.IfBody) blocks[top] = Part.IfCondition;
       break;
-    case T.Then.tokenTypeIdx:
+    case THEN:
       if (blocks[top] === Part.IfCondition) blocks[top] = Part.IfBody;
       break;
-    case T.Colon.tokenTypeIdx: // Python's `if x:`, reported by the grammar
+    case COLON: // Python's `if x:`, reported by the grammar
       if (state.depth === 0 && blocks[top] === Part.IfCondition) blocks[top] = Part.IfBody;
       else if (state.depth === 0 && (blocks[top] === Part.ForIterable || blocks[top] === Part.WhileCondition)) blocks[top] = Part.LoopBody;
       break;
-    case T.For.tokenTypeIdx:
+    case FOR:
       blocks.push(Part.ForHead);
       break;
-    case T.In.tokenTypeIdx:
+    case IN:
       if (blocks[top] === Part.ForHead) blocks[top] = Part.ForIterable;
       break;
-    case T.While.tokenTypeIdx:
+    case WHILE:
       blocks.push(Part.WhileCondition);
       break;
-    case T.Do.tokenTypeIdx:
+    case DO:
       if (blocks[top] === Part.ForIterable || blocks[top] === Part.WhileCondition) blocks[top] = Part.LoopBody;
       break;
-    case T.End.tokenTypeIdx:
+    case END:
       blocks.pop();
       break;
   }

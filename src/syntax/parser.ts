@@ -7,7 +7,7 @@ import type * as A from './ast.js';
 import * as T from './tokens.js';
 import { unexpectedTokenMessage } from './messages.js';
 import { nameHint } from './hints.js';
-import { parser } from './grammar.js';
+import { MAX_REPETITION_RECOVERIES, parser } from './grammar.js';
 import { REPORTED_PROBLEMS } from './problems.js';
 import type { SyntaxProblem } from '../errors.js';
 
@@ -22,6 +22,7 @@ export interface ParsedTokens {
 export function beginParse(): void {
   parser.extraProblems = [];
   parser.notes = [];
+  parser.repetitionRecoveries = MAX_REPETITION_RECOVERIES;
 }
 
 /** Parses a token stream into statements. */
