@@ -42,6 +42,8 @@ export const MAX_REPETITION_RECOVERIES = 50;
 /** A token that stands for an already parsed piece of a deep script (stage.ts). */
 export interface PrebuiltToken<P> extends IToken {
   payload: P;
+  /** The last token of the text it stands for: "after the last token" means after this one. */
+  last: IToken;
 }
 
 /** The name an expression is written as, for messages: `items` for a variable, else `fallback`. */

@@ -7,7 +7,7 @@ import type * as A from './ast.js';
 import * as T from './tokens.js';
 import { unexpectedTokenMessage } from './messages.js';
 import { nameHint } from './hints.js';
-import { MAX_REPETITION_RECOVERIES, parser } from './grammar.js';
+import { MAX_REPETITION_RECOVERIES, parser, type PrebuiltToken } from './grammar.js';
 import { REPORTED_PROBLEMS } from './problems.js';
 import type { SyntaxProblem } from '../errors.js';
 
@@ -98,7 +98,9 @@ function problemOf(tokens: IToken[], token: IToken, previous: IToken | undefined
   // At the end of the text Chevrotain reports the EOF token, which has no position: point just
   // after the last real token instead.
   if (token.tokenType === EOF || token.startLine === undefined || Number.isNaN(token.startLine)) {
-    const last = previous && Number.isFinite(previous.startLine) ? previous : (follower ?? tokens[tokens.length - 1]);
+    const candidate = previous && Number.isFinite(previous.startLine) ? previous : (follower ?? tokens[tokens.length - 1]);
+    // A stand-in for a parsed piece (stage.ts) ends where the piece's last token does.
+    const last = (candidate as Partial<PrebuiltToken<unknown>> | undefined)?.last ?? candidate;
     const after = last !== follower;
     return { line: last?.startLine ?? 1, column: last ? last.startColumn! + (after ? last.image.length : 0) : 1, message: text };
   }

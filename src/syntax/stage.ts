@@ -17,7 +17,7 @@ import type { PrebuiltToken } from './grammar.js';
 import type { SyntaxProblem } from '../errors.js';
 
 /** Nesting a single parse may reach; anything deeper is parsed in stages. */
-export const STAGE_HEIGHT = 40;
+export const STAGE_HEIGHT = 24;
 
 const table = (types: TokenType[]): boolean[] => {
   const out: boolean[] = [];
@@ -27,12 +27,15 @@ const table = (types: TokenType[]): boolean[] => {
 const OPENS = table([T.LParen, T.LBracket, T.LBrace, T.If, T.For, T.While]);
 const CLOSES = table([T.RParen, T.RBracket, T.RBrace, T.End]);
 
-/** Parses a script's tokens, in stages when it nests deeper than STAGE_HEIGHT. */
-export function parseScriptTokens(tokens: IToken[], maxNesting: number): ParsedTokens {
-  if (maxNesting <= STAGE_HEIGHT) return parseTokens(tokens);
+/**
+ * Parses a script's tokens, in stages when it nests deeper than `height` (STAGE_HEIGHT; tests pass
+ * a small height to stage shallow scripts).
+ */
+export function parseScriptTokens(tokens: IToken[], maxNesting: number, height = STAGE_HEIGHT): ParsedTokens {
+  if (maxNesting <= height) return parseTokens(tokens);
   beginParse();
   const problems: SyntaxProblem[] = [];
-  const staged = stage(tokens, problems);
+  const staged = stage(tokens, problems, height);
   const parsed = parseTokens(staged, { fresh: false });
   return { body: parsed.body, problems: [...problems, ...parsed.problems], notes: parsed.notes };
 }
@@ -44,12 +47,12 @@ interface Group {
   height: number;
 }
 
-function stage(tokens: IToken[], problems: SyntaxProblem[]): IToken[] {
+function stage(tokens: IToken[], problems: SyntaxProblem[], stageHeight: number): IToken[] {
   const out: IToken[] = [];
   const open: Group[] = [];
   const close = (group: Group, closer: IToken | undefined) => {
     let height = group.height + 1;
-    if (height >= STAGE_HEIGHT) {
+    if (height >= stageHeight) {
       collapse(out, group.start, closer, problems);
       height = 1;
     }
@@ -87,7 +90,7 @@ function collapse(out: IToken[], start: number, closer: IToken | undefined, prob
       const follower = piece.follower ?? closer;
       const parsed = parseSegment(piece.role, piece.tokens, follower);
       problems.push(...parsed.problems);
-      out.push(prebuilt(piece.role === 'block' ? T.PrebuiltBlock : T.PrebuiltExpression, piece.tokens[0]!, parsed.result));
+      out.push(prebuilt(piece.role === 'block' ? T.PrebuiltBlock : T.PrebuiltExpression, piece.tokens, parsed.result));
     }
     if (piece.separator) out.push(piece.separator);
   }
@@ -157,8 +160,11 @@ function split(opener: IToken, content: IToken[]): Piece[] {
   return pieces;
 }
 
-function prebuilt(type: TokenType, first: IToken, payload: A.Expression | A.Statement[]): PrebuiltToken<typeof payload> {
+function prebuilt(type: TokenType, tokens: IToken[], payload: A.Expression | A.Statement[]): PrebuiltToken<typeof payload> {
+  const first = tokens[0]!;
+  const last = tokens[tokens.length - 1]!;
   return {
+    last: (last as Partial<PrebuiltToken<unknown>>).last ?? last,
     image: first.image,
     startOffset: first.startOffset,
     startLine: first.startLine,
