@@ -4,7 +4,7 @@
 // a counter never initialised. The facts about loops come from the program's AST, looked at only
 // when an error is being built.
 import type * as A from '../syntax/ast.js';
-import { builtinForMethod, nameHint } from '../syntax/hints.js';
+import { builtinForMethod, expressionName, nameHint } from '../syntax/hints.js';
 import { didYouMean } from '../util/suggest.js';
 import { BUILTIN_NAMES, BUILTINS } from './builtins.js';
 
@@ -47,7 +47,7 @@ export function unknownFunctionMessage(name: string, isTool?: (name: string) => 
 /** `.length` on a list or string: point at LEN. Empty when there is nothing better to say. */
 export function memberHint(property: string, object: A.Expression, isListOrString: boolean): string {
   if (!isListOrString || builtinForMethod(property) !== 'LEN') return '';
-  return `: for the length write LEN(${object.type === 'Variable' ? object.name : '...'})`;
+  return `: for the length write LEN(${expressionName(object, '...')})`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import type * as A from './ast.js';
 import { buildExpression, type OperandParts } from './precedence.js';
 import * as T from './tokens.js';
 import { errorMessages } from './messages.js';
-import { methodCallHint } from './hints.js';
+import { expressionName, methodCallHint } from './hints.js';
 import { unknownFunctionMessage } from '../runtime/hints.js';
 import type { SyntaxProblem } from '../errors.js';
 
@@ -46,8 +46,8 @@ export interface PrebuiltToken<P> extends IToken {
   last: IToken;
 }
 
-/** The name an expression is written as, for messages: `items` for a variable, else `fallback`. */
-const nameOf = (node: A.Expression, fallback: string): string => (node.type === 'Variable' ? node.name : fallback);
+/** The name an expression is written as, for messages: `items`, `order.total`; else `fallback`. */
+const nameOf = (node: A.Expression, fallback: string): string => expressionName(node, fallback);
 
 export class NuwaParser extends EmbeddedActionsParser {
   /** Problems the grammar cannot express, found by the actions (duplicate keys, `=` as an operator...). */
@@ -146,25 +146,22 @@ export class NuwaParser extends EmbeddedActionsParser {
     });
   });
 
-  /** THEN, or `:` as Python writes it. */
-  private thenWord(keyword: string): void {
-    this.OR1([
-      { ALT: () => this.CONSUME(T.Then) },
-      { ALT: () => this.report(this.CONSUME(T.Colon), `write THEN after the ${keyword} condition, not \`:\``) },
-    ]);
+  /** THEN, or `:` as Python writes it (reported). */
+  private reportThen(token: IToken, keyword: string): void {
+    if (token.tokenType === T.Colon) this.report(token, `write THEN after the ${keyword} condition, not \`:\``);
   }
 
   ifStatement = this.RULE('ifStatement', (): A.IfStatement => {
     const keyword = this.CONSUME(T.If);
     const condition = this.SUBRULE(this.expression);
-    this.thenWord('IF');
+    const then = this.CONSUME(T.ThenWord);
     const consequent = this.SUBRULE(this.block);
     // ELSEIF/ELIF chains (reported by the mistakes pass) share the one END, as their authors meant.
     const chain: Array<{ keyword: IToken; condition: A.Expression; body: A.Statement[] }> = [];
     this.MANY(() => {
       const elseIf = this.CONSUME(T.ElseIf);
       const elseIfCondition = this.SUBRULE2(this.expression);
-      this.OR2([{ ALT: () => this.CONSUME2(T.Then) }, { ALT: () => this.CONSUME2(T.Colon) }]);
+      this.CONSUME2(T.ThenWord);
       chain.push({ keyword: elseIf, condition: elseIfCondition, body: this.SUBRULE2(this.block) });
     });
     let alternate: A.Statement[] | null = null;
@@ -175,6 +172,7 @@ export class NuwaParser extends EmbeddedActionsParser {
     });
     this.CONSUME(T.End);
     return this.ACTION(() => {
+      this.reportThen(then, 'IF');
       for (let i = chain.length - 1; i >= 0; i--) {
         const link = chain[i]!;
         alternate = [ifNode(link.keyword, link.condition, link.body, alternate)];
@@ -193,14 +191,12 @@ export class NuwaParser extends EmbeddedActionsParser {
     });
     this.CONSUME(T.In);
     const iterable = this.SUBRULE(this.expression);
-    this.OR([
-      { ALT: () => this.CONSUME(T.Do) },
-      { ALT: () => this.report(this.CONSUME(T.Colon), 'write DO after FOR x IN list, not `:`') },
-      { ALT: () => this.report(this.CONSUME(T.Then), 'a FOR loop is FOR x IN list DO ... END: write DO, not THEN') },
-    ]);
+    const doWord = this.CONSUME(T.DoWord);
     const body = this.SUBRULE(this.block);
     this.CONSUME(T.End);
     return this.ACTION(() => {
+      if (doWord.tokenType === T.Colon) this.report(doWord, 'write DO after FOR x IN list, not `:`');
+      if (doWord.tokenType === T.Then) this.report(doWord, 'a FOR loop is FOR x IN list DO ... END: write DO, not THEN');
       if (second) {
         const object = nameOf(iterable, 'obj');
         this.report(second, `FOR takes one loop variable: to go over an object write FOR ${variable.image} IN KEYS(${object}) DO ... and read ${object}[${variable.image}]`);
@@ -220,7 +216,7 @@ export class NuwaParser extends EmbeddedActionsParser {
   whileStatement = this.RULE('whileStatement', (): A.Statement => {
     this.CONSUME(T.While);
     this.SUBRULE(this.expression);
-    this.OPTION(() => this.OR([{ ALT: () => this.CONSUME(T.Do) }, { ALT: () => this.CONSUME(T.Then) }, { ALT: () => this.CONSUME(T.Colon) }]));
+    this.OPTION(() => this.CONSUME(T.DoWord));
     this.SUBRULE(this.block);
     this.CONSUME(T.End);
     return placeholderStatement();
@@ -407,18 +403,18 @@ export class NuwaParser extends EmbeddedActionsParser {
     'property',
     (): A.Property => {
       const key = this.OR(this.keyAlternatives);
-      this.OR2([
-        { ALT: () => this.CONSUME(T.Colon) },
-        { ALT: () => this.report(this.CONSUME(T.Assign), `object keys are followed by \`:\`: write ${key.image}: ...`) },
-      ]);
+      const separator = this.CONSUME(T.KeySeparator);
       const value = this.SUBRULE(this.expression);
-      return this.ACTION(() => ({
-        type: 'Property',
-        key: key.tokenType === T.StringLiteral ? stringValue(key) : key.image,
-        value,
-        line: lineOf(key), column: columnOf(key),
-        hasCall: value.hasCall,
-      }));
+      return this.ACTION(() => {
+        if (separator.tokenType === T.Assign) this.report(separator, `object keys are followed by \`:\`: write ${key.image}: ...`);
+        return {
+          type: 'Property',
+          key: key.tokenType === T.StringLiteral ? stringValue(key) : key.image,
+          value,
+          line: lineOf(key), column: columnOf(key),
+          hasCall: value.hasCall,
+        };
+      });
     },
     { recoveryValueFunc: (): A.Property => ({ type: 'Property', key: '', value: placeholder(), line: 0, column: 0, hasCall: false }) },
   );
@@ -445,7 +441,7 @@ export class NuwaParser extends EmbeddedActionsParser {
                   IGNORE_AMBIGUITIES: true,
                   ALT: () => {
                     this.CONSUME3(T.Identifier);
-                    this.OR3([{ ALT: () => this.CONSUME(T.Colon) }, { ALT: () => this.CONSUME(T.Assign) }]);
+                    this.CONSUME(T.KeySeparator);
                     this.SUBRULE(this.expression);
                   },
                 },

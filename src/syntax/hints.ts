@@ -89,6 +89,7 @@ const METHOD_BUILTINS: ReadonlyMap<string, string> = new Map([
   ['append', 'APPEND'], ['push', 'APPEND'], ['keys', 'KEYS'], ['sort', 'SORT'], ['sorted', 'SORT'], ['reverse', 'REVERSE'],
   ['slice', 'SLICE'], ['substring', 'SLICE'], ['contains', 'CONTAINS'], ['includes', 'CONTAINS'], ['has', 'CONTAINS'],
   ['format', 'FORMAT'], ['toString', 'STR'], ['str', 'STR'], ['round', 'ROUND'], ['toFixed', 'ROUND'],
+  ['startsWith', 'SLICE'], ['endsWith', 'SLICE'], ['startswith', 'SLICE'], ['endswith', 'SLICE'], ['indexOf', 'CONTAINS'], ['find', 'CONTAINS'],
 ]);
 
 /** The built-in that replaces method `name`, if any. */
@@ -96,12 +97,32 @@ export function builtinForMethod(name: string): string | undefined {
   return METHOD_BUILTINS.get(name) ?? METHOD_BUILTINS.get(name.toLowerCase());
 }
 
+const TAKES_ONE = new Set(['LEN', 'UPPER', 'LOWER', 'TRIM', 'KEYS', 'STR', 'REVERSE']);
+
 /** `s.upper()`: there are no methods; name the built-in to call instead. */
 export function methodCallHint(object: string, method: string): string {
   const builtin = builtinForMethod(method);
   if (builtin === 'APPEND') return `there are no methods: write LET ${object} = APPEND(${object}, ...)`;
-  if (builtin) return `there are no methods: write ${builtin}(${object}${builtin === 'LEN' || builtin === 'UPPER' || builtin === 'LOWER' || builtin === 'TRIM' || builtin === 'KEYS' || builtin === 'STR' || builtin === 'REVERSE' ? '' : ', ...'})`;
-  return `there are no methods: call a built-in function (UPPER(x), LEN(x), ...) or a tool with CALL ${method} { ... }`;
+  if (builtin === 'SLICE' && /^(starts|ends)with$/i.test(method)) {
+    return `there are no methods: compare a SLICE, e.g. SLICE(${object}, ${/^ends/i.test(method) ? '-4' : '0, 4'}) == "..."`;
+  }
+  if (builtin) return `there are no methods: write ${builtin}(${object}${TAKES_ONE.has(builtin) ? '' : ', ...'})`;
+  return `there are no methods: call a built-in function on ${object} (LEN, UPPER, SPLIT, CONTAINS, SLICE...)`;
+}
+
+/** How a message names an expression: `items`, `order.total`, `rows[0]`; else `fallback`. */
+export function expressionName(node: { type: string; name?: string; object?: unknown; property?: string; index?: unknown; value?: unknown }, fallback: string, depth = 0): string {
+  if (depth > 4) return fallback;
+  if (node.type === 'Variable') return node.name!;
+  if (node.type === 'Member') {
+    const object = expressionName(node.object as typeof node, '', depth + 1);
+    return object ? `${object}.${node.property}` : fallback;
+  }
+  if (node.type === 'Index' && (node.index as typeof node).type === 'Literal') {
+    const object = expressionName(node.object as typeof node, '', depth + 1);
+    return object ? `${object}[${JSON.stringify((node.index as typeof node).value)}]` : fallback;
+  }
+  return fallback;
 }
 
 /** `get_weather { ... }` or `get_weather(...)`: a tool called without CALL. */
@@ -109,6 +130,7 @@ export function callToolHint(name: string): string {
   return `tools are called with CALL: write CALL ${name} { ... }`;
 }
 
-export function printHint(name: string): string {
-  return `PRINT is a function: write PRINT(...) with parentheses${name === 'PRINT' ? '' : ` (and in capitals)`}`;
+/** `PRINT x`: PRINT without parentheses; `argument` is what followed it on the line. */
+export function printHint(name: string, argument = '...'): string {
+  return `PRINT is a function: write PRINT(${argument}) with parentheses${name === 'PRINT' ? '' : ', in capitals'}`;
 }

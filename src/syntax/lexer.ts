@@ -46,13 +46,17 @@ habit(T.AmpAmp, (t) => `use AND instead of \`${t.image}\``);
 habit(T.BarBar, (t) => `use OR instead of \`${t.image}\``);
 habit(T.Bang, () => 'use NOT instead of `!` (`!=` means "not equal")');
 habit(T.LessGreater, () => 'use `!=` for "not equal"');
+habit(T.StrictEquality, (t) => `write \`${t.image.slice(0, 2)}\`: there is no \`${t.image}\` (== never converts types)`);
 habit(T.CompoundAssign, (t, previous) => {
   const name = previous?.tokenType === T.Identifier ? previous.image : 'x';
   return `there is no \`${t.image}\`: write LET ${name} = ${name} ${t.image[0]} ...`;
 });
 /** Token types the loop below looks at at all. */
 const SPECIAL: boolean[] = [];
-for (const type of [T.BadString, T.SingleQuotedString, T.LeadingDotNumber, T.NumberLiteral, T.AmpAmp, T.BarBar, T.Bang, T.LessGreater, T.CompoundAssign]) SPECIAL[type.tokenTypeIdx!] = true;
+for (const type of [
+  T.BadString, T.SingleQuotedString, T.TemplateString, T.LeadingDotNumber, T.NumberLiteral, T.AmpAmp, T.BarBar, T.Bang, T.LessGreater,
+  T.StrictEquality, T.CompoundAssign, T.Increment, T.StringLiteral,
+]) SPECIAL[type.tokenTypeIdx!] = true;
 
 export interface TokenizeOptions {
   /**
@@ -82,6 +86,8 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
   reportMistakenText(result.groups.mistakes ?? [], problems);
 
   let tokens = result.tokens;
+  let dropped = false;
+  const expanded = new Map<IToken, IToken[]>();
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     if (!SPECIAL[token.tokenTypeIdx]) continue;
@@ -93,11 +99,35 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
       const inner = token.image.slice(1, token.image.endsWith("'") && token.image.length > 1 ? -1 : undefined);
       problems.add(at(token, `strings use double quotes: write "${inner.length > 60 ? `${inner.slice(0, 57)}...` : inner}"`));
       tokens[i] = retype(token, T.StringLiteral, '""');
+    } else if (type === T.TemplateString) {
+      problems.add(at(token, 'there are no template strings: build text with FORMAT("... {name} ...", { name: value }) and double quotes'));
+      tokens[i] = retype(token, T.StringLiteral, '""');
+    } else if (type === T.Increment) {
+      const previous = tokens[i - 1];
+      const name = previous?.tokenType === T.Identifier ? previous.image : 'x';
+      problems.add(at(token, `there is no \`++\`: write LET ${name} = ${name} + 1`));
+      tokens[i] = DROPPED;
+      dropped = true;
+    } else if (type === T.StringLiteral) {
+      // Python's f"...": the f is a name standing right before the string.
+      const previous = tokens[i - 1];
+      if (previous?.tokenType === T.Identifier && /^[fF]$/.test(previous.image) && previous.startOffset + 1 === token.startOffset) {
+        problems.add(at(previous, 'there are no f-strings: write FORMAT("... {name} ...", { name: value })'));
+        tokens[i - 1] = DROPPED;
+        dropped = true;
+      }
     } else if (type === T.LeadingDotNumber) {
       const previous = tokens[i - 1];
       const index = previous !== undefined && previous.startOffset + previous.image.length === token.startOffset && isOperandEnd(previous);
-      problems.add(at(token, index ? `to index a list write [${token.image.slice(1)}], not .${token.image.slice(1)}` : `write 0${token.image}: a number starts with a digit`));
-      tokens[i] = retype(token, T.NumberLiteral, `0${token.image}`);
+      const digits = token.image.slice(1);
+      problems.add(at(token, index ? `to index a list write [${digits}], not .${digits}` : `write 0${token.image}: a number starts with a digit`));
+      if (index) {
+        // Read `xs.0` as the `xs[0]` it means, so what follows (`.name`) still parses.
+        expanded.set(token, [retype(token, T.LBracket, '['), { ...retype(token, T.NumberLiteral, digits), startOffset: token.startOffset + 1, startColumn: token.startColumn! + 1 }, retype(token, T.RBracket, ']')]);
+        dropped = true;
+      } else {
+        tokens[i] = retype(token, T.NumberLiteral, `0${token.image}`);
+      }
     } else if (type === T.NumberLiteral && !Number.isFinite(Number(token.image))) {
       problems.add(at(token, `the number ${token.image} is too large`));
     } else {
@@ -105,6 +135,7 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
       if (problem) problems.add(at(token, problem(token, tokens[i - 1])));
     }
   }
+  if (dropped) tokens = tokens.flatMap((t) => (t === DROPPED ? [] : (expanded.get(t) ?? [t])));
   if (!options.expression) tokens = recogniseMistakes(tokens, problems);
 
   const depth = measureNesting(tokens);
@@ -113,6 +144,9 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
   }
   return { tokens, problems: problems.list.sort(byPositionLocal), problemCount: problems.count, maxNesting: depth.max, tooDeep: depth.tooDeepAt !== undefined };
 }
+
+/** Marks a token the loop above removes (`x++`, the f of f"..."). */
+const DROPPED = { image: '', startOffset: -1, tokenTypeIdx: -1 } as unknown as IToken;
 
 const byPositionLocal = (a: SyntaxProblem, b: SyntaxProblem) => a.line - b.line || a.column - b.column;
 
@@ -125,11 +159,8 @@ function reportMistakenText(tokens: IToken[], problems: ProblemList): void {
   let fenceSeen = false;
   for (const token of tokens) {
     if (token.tokenType === T.Fence) {
-      if (!fenceSeen) {
-        problems.add(at(token, token.startOffset === 0
-          ? 'the script is wrapped in a markdown fence: remove the ``` lines (extractScript(reply) takes the script out of a model\'s reply)'
-          : 'remove the markdown fence (```): a script is plain Nuwa text'));
-      }
+      // Every fence line is the same mistake: report the first only.
+      if (!fenceSeen) problems.add(at(token, "the script is wrapped in a markdown fence: remove the ``` lines (extractScript(reply) takes the script out of a model's reply)"));
       fenceSeen = true;
     } else if (token.tokenType === T.HashComment) {
       problems.add(at(token, token.startOffset === 0 && token.image.startsWith('#!') ? 'remove the `#!` line: a script cannot start with one' : 'comments start with `//`, not `#`'));

@@ -119,7 +119,7 @@ export function recogniseMistakes(tokens: IToken[], problems: ProblemList): ITok
             if (!is(next, T.Assign)) literals.push({ at: i, literal: word.literal });
             break;
           case 'print':
-            if (atStatementStart && sameLine(token, next) && STARTS_OPERAND[next!.tokenTypeIdx] && !is(next, T.LParen)) report(token, printHint(name));
+            if (atStatementStart && sameLine(token, next) && STARTS_OPERAND[next!.tokenTypeIdx] && !is(next, T.LParen)) report(token, printHint(name, restOfLine(tokens, i + 1)));
             break;
         }
         if (type) {
@@ -149,6 +149,19 @@ export function recogniseMistakes(tokens: IToken[], problems: ProblemList): ITok
     report(token, literalHint(literal));
   }
   return removed ? tokens.filter((t) => t !== REMOVED) : tokens;
+}
+
+/** The text of the tokens from `start` to the end of its line, as written (for quoting in a message). */
+function restOfLine(tokens: IToken[], start: number): string {
+  let text = '';
+  let end = -1;
+  for (let i = start; i < tokens.length && tokens[i]!.startLine === tokens[start]!.startLine; i++) {
+    const token = tokens[i]!;
+    text += (end >= 0 && token.startOffset > end ? ' ' : '') + token.image;
+    end = token.startOffset + token.image.length;
+    if (text.length > 40) return '...';
+  }
+  return text;
 }
 
 const REMOVED = { image: '', startOffset: -1, tokenTypeIdx: -1 } as unknown as IToken;

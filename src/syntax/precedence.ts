@@ -4,6 +4,7 @@
 // grammar rule per level keeps the parser shallow (nesting costs stack) and fast.
 import type { IToken } from 'chevrotain';
 import * as T from './tokens.js';
+import { expressionName } from './hints.js';
 import type { BinaryExpression, Expression, LogicalExpression, UnaryExpression } from './ast.js';
 import type { SyntaxProblem } from '../errors.js';
 
@@ -22,7 +23,7 @@ const PREFIX_PRECEDENCE: Record<string, number> = { NOT: 3, '-': 8, '+': 8 };
  * Nuwa operator they stand for so the tree has the shape the author meant. IN is reported here.
  */
 const MEANS: ReadonlyMap<string, string> = new Map([
-  ['&&', 'AND'], ['&', 'AND'], ['||', 'OR'], ['|', 'OR'], ['<>', '!='], ['!', 'NOT'],
+  ['&&', 'AND'], ['&', 'AND'], ['||', 'OR'], ['|', 'OR'], ['<>', '!='], ['!', 'NOT'], ['===', '=='], ['!==', '!='],
   ['and', 'AND'], ['or', 'OR'], ['not', 'NOT'], ['in', 'IN'], ['And', 'AND'], ['Or', 'OR'], ['Not', 'NOT'], ['In', 'IN'],
   ['+=', '='], ['-=', '='], ['*=', '='], ['/=', '='], ['%=', '='],
 ]);
@@ -71,9 +72,12 @@ export function buildExpression(parts: OperandParts[], operators: IToken[], repo
     } else if (meaning(operator) === 'IN') {
       const list = parts[i + 1]!.operand;
       const item = output[output.length - 1]!;
-      const name = (node: Expression, fallback: string) => (node.type === 'Variable' ? node.name : fallback);
       report(
-        { line: operator.startLine!, column: operator.startColumn!, message: `there is no \`${operator.image}\` operator: to test membership write CONTAINS(${name(list, 'list')}, ${name(item, 'x')})` },
+        {
+          line: operator.startLine!,
+          column: operator.startColumn!,
+          message: `there is no \`${operator.image}\` operator: to test membership write CONTAINS(${expressionName(list, 'list')}, ${expressionName(item, 'x')})`,
+        },
         operator,
       );
     }

@@ -26,6 +26,12 @@ export const BinaryOperator = createToken({ name: 'BinaryOperator', pattern: Lex
 export const PrefixOperator = createToken({ name: 'PrefixOperator', pattern: Lexer.NA, label: 'a prefix operator' });
 /** `=` and the compound assignments other languages have: what LET accepts (the latter with a problem). */
 export const AnyAssign = createToken({ name: 'AnyAssign', pattern: Lexer.NA, label: '`=`' });
+// What the grammar accepts where THEN, DO or an object key's `:` belongs: the right token, or the one
+// another language puts there (`if x:`, `FOR x IN xs THEN`, `{ k = v }`), which the grammar then
+// reports. Categories keep these single tokens, so a missing THEN is still repaired by inserting one.
+export const ThenWord = createToken({ name: 'ThenWord', pattern: Lexer.NA, label: '`THEN`' });
+export const DoWord = createToken({ name: 'DoWord', pattern: Lexer.NA, label: '`DO`' });
+export const KeySeparator = createToken({ name: 'KeySeparator', pattern: Lexer.NA, label: '`:`' });
 
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n\f\v\u00a0\ufeff]+/, group: Lexer.SKIPPED, line_breaks: true });
 export const Comment = createToken({ name: 'Comment', pattern: /\/\/[^\n\r]*/, group: Lexer.SKIPPED });
@@ -50,6 +56,8 @@ export const StringLiteral = createToken({
 // in its place, so that one mistake does not cascade into a dozen parse errors.
 export const BadString = createToken({ name: 'BadString', pattern: /"[^"\\\n\r]*(?:\\[^\n\r]?[^"\\\n\r]*)*"?/ });
 export const SingleQuotedString = createToken({ name: 'SingleQuotedString', pattern: /'[^'\\\n\r]*(?:\\[^\n\r]?[^'\\\n\r]*)*'?/ });
+/** A JavaScript template literal: reported ("use FORMAT") and handed on as a string. */
+export const TemplateString = createToken({ name: 'TemplateString', pattern: /`[^`]*`/, line_breaks: true });
 
 /** `.5`: reported ("write 0.5", or after a value "write x[5]") and handed on as a number. */
 export const LeadingDotNumber = createToken({ name: 'LeadingDotNumber', pattern: /\.\d+(?:[eE][+-]?\d+)?/ });
@@ -58,14 +66,14 @@ export const NumberLiteral = createToken({ name: 'NumberLiteral', pattern: /\d+(
 export const Let = keyword('LET');
 export const Call = keyword('CALL');
 export const If = keyword('IF');
-export const Then = keyword('THEN');
+export const Then = keyword('THEN', [ThenWord, DoWord]);
 export const Else = keyword('ELSE');
 export const End = keyword('END');
 export const For = keyword('FOR');
 // IN is also a binary operator so that `IF x IN list` parses on and gets one precise problem
 // ("use CONTAINS") from the expression builder; in `FOR x IN` the grammar asks for IN itself.
 export const In = keyword('IN', [BinaryOperator]);
-export const Do = keyword('DO');
+export const Do = keyword('DO', [DoWord]);
 export const And = keyword('AND', [BinaryOperator]);
 export const Or = keyword('OR', [BinaryOperator]);
 export const Not = keyword('NOT', [PrefixOperator]);
@@ -78,6 +86,8 @@ function punctuation(name: string, text: string, categories: TokenType[] = []): 
   return createToken({ name, pattern: text, label: `\`${text}\``, categories });
 }
 
+/** `===` and `!==`: read as `==` and `!=`, with a problem. */
+export const StrictEquality = createToken({ name: 'StrictEquality', pattern: /[=!]==/, label: '`==`', categories: [BinaryOperator] });
 export const EqualEqual = punctuation('EqualEqual', '==', [BinaryOperator]);
 export const NotEqual = punctuation('NotEqual', '!=', [BinaryOperator]);
 export const LessGreater = punctuation('LessGreater', '<>', [BinaryOperator]);
@@ -85,11 +95,13 @@ export const LessEqual = punctuation('LessEqual', '<=', [BinaryOperator]);
 export const GreaterEqual = punctuation('GreaterEqual', '>=', [BinaryOperator]);
 export const Less = punctuation('Less', '<', [BinaryOperator]);
 export const Greater = punctuation('Greater', '>', [BinaryOperator]);
+/** `x++`: reported ("write LET x = x + 1") and dropped. */
+export const Increment = createToken({ name: 'Increment', pattern: '++' });
 /** `+=` `-=` `*=` `/=` `%=`: none exists in Nuwa; the lexer says to write LET x = x + ... */
 export const CompoundAssign = createToken({ name: 'CompoundAssign', pattern: /[+\-*/%]=/, label: '`=`', categories: [BinaryOperator, AnyAssign] });
 // `=` belongs to the operator category only so that `IF a = 1` parses on and yields one precise
 // error ("use ==") instead of a cascade; the expression builder reports it.
-export const Assign = punctuation('Assign', '=', [BinaryOperator, AnyAssign]);
+export const Assign = punctuation('Assign', '=', [BinaryOperator, AnyAssign, KeySeparator]);
 export const Plus = punctuation('Plus', '+', [BinaryOperator, PrefixOperator]);
 export const Minus = punctuation('Minus', '-', [BinaryOperator, PrefixOperator]);
 export const Star = punctuation('Star', '*', [BinaryOperator]);
@@ -101,7 +113,7 @@ export const BarBar = createToken({ name: 'BarBar', pattern: /\|\|?/, label: '`|
 export const Bang = punctuation('Bang', '!', [PrefixOperator]);
 export const Dot = punctuation('Dot', '.');
 export const Comma = punctuation('Comma', ',');
-export const Colon = punctuation('Colon', ':');
+export const Colon = punctuation('Colon', ':', [ThenWord, DoWord, KeySeparator]);
 export const LParen = punctuation('LParen', '(');
 export const RParen = punctuation('RParen', ')');
 export const LBracket = punctuation('LBracket', '[');
@@ -131,19 +143,20 @@ export const allTokens: TokenType[] = [
   StringLiteral,
   BadString,
   SingleQuotedString,
+  TemplateString,
   LeadingDotNumber,
   NumberLiteral,
   Let, Call, If, Then, Else, End, For, In, Do, And, Or, Not, Calc, True, False, Null,
   Identifier,
-  EqualEqual, NotEqual, LessGreater, LessEqual, GreaterEqual, Less, Greater, CompoundAssign, Assign,
+  StrictEquality, EqualEqual, NotEqual, LessGreater, LessEqual, GreaterEqual, Less, Greater, Increment, CompoundAssign, Assign,
   Plus, Minus, Star, Slash, Percent, AmpAmp, BarBar, Bang,
   Dot, Comma, Colon, LParen, RParen, LBracket, RBracket, LBrace, RBrace,
-  BinaryOperator, PrefixOperator, AnyAssign,
+  BinaryOperator, PrefixOperator, AnyAssign, ThenWord, DoWord, KeySeparator,
   ElseIf, While, Jump, ReportedAssign, PrebuiltExpression, PrebuiltBlock,
 ];
 
 /** Tokens the lexer replaces (or keeps in a side group) before the parser sees the stream. */
-const LEXER_ONLY = new Set([BlockComment, HashComment, Fence, BadString, SingleQuotedString, LeadingDotNumber]);
+const LEXER_ONLY = new Set([BlockComment, HashComment, Fence, BadString, SingleQuotedString, TemplateString, LeadingDotNumber, Increment]);
 
 /** The tokens the parser sees. */
 export const parserTokens: TokenType[] = allTokens.filter((t) => !LEXER_ONLY.has(t));

@@ -8,7 +8,7 @@ describe('tokens', () => {
   });
 
   it('hides the tokens the lexer replaces or sets aside from the parser', () => {
-    const lexerOnly = [T.BadString, T.SingleQuotedString, T.BlockComment, T.HashComment, T.Fence, T.LeadingDotNumber];
+    const lexerOnly = [T.BadString, T.SingleQuotedString, T.TemplateString, T.BlockComment, T.HashComment, T.Fence, T.LeadingDotNumber, T.Increment];
     for (const token of lexerOnly) {
       expect(T.allTokens).toContain(token);
       expect(T.parserTokens).not.toContain(token);
