@@ -21,8 +21,11 @@ export function parse(source: string, options: ParseOptions = {}): Program {
 
 export type ParseOutcome = { program: Program } | { problems: SyntaxProblem[]; /** All problems found, listed or not. */ problemCount?: number };
 
-/** Parses without throwing. */
-export function parseProblems(source: string): ParseOutcome {
+/**
+ * Parses without throwing. (The second argument is ignored: deep text no longer goes to a worker
+ * thread, and callers written for that version may still pass `{ allowWorker }`.)
+ */
+export function parseProblems(source: string, _options?: { allowWorker?: boolean }): ParseOutcome {
   if (typeof source !== 'string') {
     return { problems: [{ line: 1, column: 1, message: `a script must be text, not ${source === null ? 'null' : typeof source}` }] };
   }
