@@ -81,7 +81,8 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
     }
     const char = String.fromCodePoint(source.codePointAt(error.offset) ?? 0xfffd);
     const hint = CHARACTER_HINTS.get(char);
-    problems.add({ line: error.line ?? 1, column: error.column ?? 1, message: `unexpected character \`${showCharacter(char)}\`${hint ? `: ${hint}` : ''}` });
+    const what = char === '`' ? 'backquote' : `character \`${showCharacter(char)}\``;
+    problems.add({ line: error.line ?? 1, column: error.column ?? 1, message: `unexpected ${what}${hint ? `: ${hint}` : ''}` });
   }
   reportMistakenText(result.groups.mistakes ?? [], problems);
 

@@ -39,7 +39,15 @@ export const Comment = createToken({ name: 'Comment', pattern: /\/\/[^\n\r]*/, g
 // Text the lexer recognises as a mistake and keeps out of the parser's way: each is reported once
 // by the lexer (lexer.ts) and never reaches the parser.
 const MISTAKES = 'mistakes';
-export const BlockComment = createToken({ name: 'BlockComment', pattern: /\/\*[^*]*(?:\*(?!\/)[^*]*)*(?:\*\/)?/, group: MISTAKES, line_breaks: true });
+/** `/* ... *\/` up to its end (or the end of the text), found with indexOf: a regular expression overflows its stack on a megabyte of `*`. */
+const blockComment = {
+  exec(text: string, offset: number): RegExpExecArray | null {
+    if (text.charCodeAt(offset) !== 47 || text.charCodeAt(offset + 1) !== 42) return null; // "/*"
+    const close = text.indexOf('*/', offset + 2);
+    return [text.slice(offset, close < 0 ? text.length : close + 2)] as unknown as RegExpExecArray;
+  },
+};
+export const BlockComment = createToken({ name: 'BlockComment', pattern: blockComment, start_chars_hint: ['/'], group: MISTAKES, line_breaks: true });
 export const HashComment = createToken({ name: 'HashComment', pattern: /#[^\n\r]*/, group: MISTAKES });
 export const Fence = createToken({ name: 'Fence', pattern: /(?:```|~~~)[^\n\r]*/, group: MISTAKES });
 

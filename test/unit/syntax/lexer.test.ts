@@ -243,6 +243,14 @@ describe('tokenize: problems', () => {
     expect(tokenize('LET a = 1 \u0007').problems).toEqual([{ line: 1, column: 11, message: 'unexpected character `\\x07`' }]);
   });
 
+  it('reads a /* comment over megabytes of stars without overflowing, and a lone backquote plainly', () => {
+    const stars = tokenize(`/*${'*'.repeat(3_000_000)}\nLET a = 1`);
+    expect(stars.problems).toHaveLength(1);
+    expect(stars.problems[0]!.message).toMatch(/^comments start with `\/\/` \(there are no \/\* \*\/ comments\)/);
+    expect(tokenize('/* a\nb */ LET a = 1').tokens.map((t) => [t.image, t.startLine])).toEqual([['LET', 2], ['a', 2], ['=', 2], ['1', 2]]);
+    expect(tokenize('LET s = `oops').problems).toEqual([{ line: 1, column: 9, message: 'unexpected backquote: strings use double quotes: "like this"' }]);
+  });
+
   it('keeps the first 50 problems of hopeless text and counts the rest', () => {
     const { problems, problemCount } = tokenize('~ '.repeat(10_000));
     expect(problems).toHaveLength(50);
