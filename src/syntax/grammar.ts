@@ -35,6 +35,11 @@ function stringValue(token: IToken): string {
 }
 
 const placeholder = (): A.Literal => ({ type: 'Literal', value: null, line: 0, column: 0, hasCall: false });
+// What a rule yields when error recovery gives up on it: every rule has one, so no action ever
+// meets `undefined` (the AST of a script with errors is discarded anyway).
+/** A placeholder typed as whatever a rule yields: only its position-less shape is ever looked at. */
+const standIn = <T>(make: () => A.Node): (() => T) => make as unknown as () => T;
+const emptyObject = (): A.ObjectExpression => ({ type: 'Object', properties: [], line: 0, column: 0, hasCall: false });
 const placeholderStatement = (): A.ExpressionStatement => ({ type: 'ExpressionStatement', expression: placeholder(), line: 0, column: 0, hasCall: false });
 
 export const MAX_REPETITION_RECOVERIES = 50;
@@ -144,7 +149,7 @@ export class NuwaParser extends EmbeddedActionsParser {
       if (target) this.report(target, `LET sets a whole variable: lists and objects cannot be changed in place, so build a new one (LET ${name.image} = { ... } or APPEND(...))`);
       return { type: 'Let', name: name.image, value, line: lineOf(keyword), column: columnOf(keyword), hasCall: value.hasCall };
     });
-  });
+  }, { recoveryValueFunc: standIn<A.LetStatement>(placeholderStatement) });
 
   /** THEN, or `:` as Python writes it (reported). */
   private reportThen(token: IToken, keyword: string): void {
@@ -179,7 +184,7 @@ export class NuwaParser extends EmbeddedActionsParser {
       }
       return ifNode(keyword, condition, consequent, alternate);
     });
-  });
+  }, { recoveryValueFunc: standIn<A.IfStatement>(placeholderStatement) });
 
   forStatement = this.RULE('forStatement', (): A.ForStatement => {
     const keyword = this.CONSUME(T.For);
@@ -210,7 +215,7 @@ export class NuwaParser extends EmbeddedActionsParser {
         hasCall: iterable.hasCall || anyCall(body),
       };
     });
-  });
+  }, { recoveryValueFunc: standIn<A.ForStatement>(placeholderStatement) });
 
   /** WHILE cond DO ... END (reported by the mistakes pass); parsed so its body is still checked. */
   whileStatement = this.RULE('whileStatement', (): A.Statement => {
@@ -220,14 +225,14 @@ export class NuwaParser extends EmbeddedActionsParser {
     this.SUBRULE(this.block);
     this.CONSUME(T.End);
     return placeholderStatement();
-  });
+  }, { recoveryValueFunc: placeholderStatement });
 
   /** BREAK, CONTINUE, RETURN [value] (reported by the mistakes pass). */
   jumpStatement = this.RULE('jumpStatement', (): A.Statement => {
     const jump = this.CONSUME(T.Jump);
     this.OPTION({ GATE: () => this.LA(1).startLine === jump.startLine, DEF: () => this.SUBRULE(this.expression) });
     return placeholderStatement();
-  });
+  }, { recoveryValueFunc: placeholderStatement });
 
   block = this.RULE('block', (): A.Statement[] => {
     let body: A.Statement[] = [];
@@ -342,7 +347,7 @@ export class NuwaParser extends EmbeddedActionsParser {
     this.MANY_SEP({ SEP: T.Comma, DEF: () => args.push(this.SUBRULE(this.expression)) });
     this.CONSUME(T.RParen);
     return args;
-  });
+  }, { recoveryValueFunc: () => [] });
 
   nameOrFunctionCall = this.RULE('nameOrFunctionCall', (): A.Variable | A.FunctionCall => {
     const name = this.CONSUME(T.Identifier);
@@ -356,7 +361,7 @@ export class NuwaParser extends EmbeddedActionsParser {
       if (name.image !== name.image.toUpperCase() && !name.isInsertedInRecovery) this.notes.push({ line: lineOf(name), column: columnOf(name), message: unknownFunctionMessage(name.image) });
       return { type: 'FunctionCall', name: name.image, arguments: args, line: lineOf(name), column: columnOf(name), hasCall: anyCall(args) };
     });
-  });
+  }, { recoveryValueFunc: standIn<A.Variable>(placeholder) });
 
   listLiteral = this.RULE('listLiteral', (): A.ListExpression => {
     const bracket = this.CONSUME(T.LBracket);
@@ -371,7 +376,7 @@ export class NuwaParser extends EmbeddedActionsParser {
     });
     this.CONSUME(T.RBracket);
     return this.ACTION(() => ({ type: 'List', elements, line: lineOf(bracket), column: columnOf(bracket), hasCall: anyCall(elements) }));
-  });
+  }, { recoveryValueFunc: standIn<A.ListExpression>(placeholder) });
 
   objectLiteral = this.RULE('objectLiteral', (): A.ObjectExpression => {
     const brace = this.CONSUME(T.LBrace);
@@ -381,7 +386,7 @@ export class NuwaParser extends EmbeddedActionsParser {
       this.checkDuplicateKeys(properties);
       return { type: 'Object', properties, line: lineOf(brace), column: columnOf(brace), hasCall: anyCall(properties) };
     });
-  });
+  }, { recoveryValueFunc: emptyObject });
 
   /** `key: value, ...` with an optional trailing comma. */
   properties = this.RULE('properties', (): A.Property[] => {
@@ -395,7 +400,7 @@ export class NuwaParser extends EmbeddedActionsParser {
       this.OPTION2(() => this.CONSUME2(T.Comma)); // trailing comma
     });
     return properties;
-  });
+  }, { recoveryValueFunc: () => [] });
 
   private readonly keyAlternatives: Array<IOrAlt<IToken>> = [{ ALT: () => this.CONSUME(T.Identifier) }, { ALT: () => this.CONSUME(T.StringLiteral) }];
 
@@ -455,13 +460,13 @@ export class NuwaParser extends EmbeddedActionsParser {
       },
     ]);
     return this.ACTION(() => ({ type: 'Call', tool: names.join('.'), arguments: args, line: lineOf(keyword), column: columnOf(keyword), hasCall: true }));
-  });
+  }, { recoveryValueFunc: standIn<A.CallExpression>(placeholder) });
 
   calcExpression = this.RULE('calcExpression', (): A.CalcExpression => {
     const keyword = this.CONSUME(T.Calc);
     const args = this.SUBRULE(this.objectLiteral);
     return this.ACTION(() => ({ type: 'Calc', arguments: args, line: lineOf(keyword), column: columnOf(keyword), hasCall: args.hasCall }));
-  });
+  }, { recoveryValueFunc: standIn<A.CalcExpression>(placeholder) });
 
   private checkDuplicateKeys(properties: A.Property[]): void {
     if (properties.length < 2) return;
@@ -490,7 +495,7 @@ function ifNode(keyword: IToken, condition: A.Expression, consequent: A.Statemen
 }
 
 function anyCall(nodes: readonly A.NodeBase[]): boolean {
-  for (const node of nodes) if (node.hasCall) return true;
+  for (const node of nodes) if (node?.hasCall) return true;
   return false;
 }
 

@@ -51,19 +51,55 @@ export const BlockComment = createToken({ name: 'BlockComment', pattern: blockCo
 export const HashComment = createToken({ name: 'HashComment', pattern: /#[^\n\r]*/, group: MISTAKES });
 export const Fence = createToken({ name: 'Fence', pattern: /(?:```|~~~)[^\n\r]*/, group: MISTAKES });
 
-// String patterns are "unrolled" (a run of plain characters, then an escape and another run...):
-// an alternation repeated per character makes V8's regular expressions overflow their stack on a
-// string of a few megabytes, which would turn a long string into a stack-size message.
-export const StringLiteral = createToken({
-  name: 'StringLiteral',
-  pattern: /"[^"\\\n\r]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\n\r]*)*"/,
-  label: 'a string',
-});
+// Strings are scanned by hand, not matched by a regular expression: V8's regular expressions keep
+// a backtracking entry per repetition and overflow their stack on a string of a few million
+// escapes, which turned a long string into a stack-size message. The scan jumps from one `"`, `\`
+// or line break to the next, so it stays linear and quick.
+const ESCAPED = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't'].map((c) => c.charCodeAt(0)));
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+
+/** Where the string starting at `offset` ends, whether it closes, and whether its escapes are JSON's. */
+function scanString(text: string, offset: number, stops: RegExp): { end: number; closed: boolean; valid: boolean } {
+  const quote = text.charCodeAt(offset);
+  let valid = true;
+  let at = offset + 1;
+  for (;;) {
+    stops.lastIndex = at;
+    const found = stops.exec(text);
+    if (found === null) return { end: text.length, closed: false, valid };
+    const i = found.index;
+    const code = text.charCodeAt(i);
+    if (code === quote) return { end: i + 1, closed: true, valid };
+    if (code === 10 || code === 13) return { end: i, closed: false, valid };
+    const next = text.charCodeAt(i + 1); // after a backslash
+    if (ESCAPED.has(next)) at = i + 2;
+    else if (next === 117 && HEX4.test(text.slice(i + 2, i + 6))) at = i + 6; // \uXXXX
+    else {
+      valid = false;
+      at = Number.isNaN(next) || next === 10 || next === 13 ? i + 1 : i + 2;
+    }
+  }
+}
+
+/** A Chevrotain custom pattern for strings quoted with `quote`: `wellFormed` ones only, or any. */
+function stringPattern(quote: '"' | "'", wellFormed: boolean) {
+  const stops = quote === '"' ? /["\\\n\r]/g : /['\\\n\r]/g;
+  return {
+    exec(text: string, offset: number): RegExpExecArray | null {
+      if (text[offset] !== quote) return null;
+      const { end, closed, valid } = scanString(text, offset, stops);
+      if (wellFormed && !(closed && valid)) return null;
+      return [text.slice(offset, end)] as unknown as RegExpExecArray;
+    },
+  };
+}
+
+export const StringLiteral = createToken({ name: 'StringLiteral', pattern: stringPattern('"', true), start_chars_hint: ['"'], line_breaks: false, label: 'a string' });
 // Text that starts like a string but is not one: an unknown escape, or no closing quote before the
 // end of the line. The lexer reports it with a precise message and hands the parser a StringLiteral
 // in its place, so that one mistake does not cascade into a dozen parse errors.
-export const BadString = createToken({ name: 'BadString', pattern: /"[^"\\\n\r]*(?:\\[^\n\r]?[^"\\\n\r]*)*"?/ });
-export const SingleQuotedString = createToken({ name: 'SingleQuotedString', pattern: /'[^'\\\n\r]*(?:\\[^\n\r]?[^'\\\n\r]*)*'?/ });
+export const BadString = createToken({ name: 'BadString', pattern: stringPattern('"', false), start_chars_hint: ['"'], line_breaks: false });
+export const SingleQuotedString = createToken({ name: 'SingleQuotedString', pattern: stringPattern("'", false), start_chars_hint: ["'"], line_breaks: false });
 /** A JavaScript template literal: reported ("use FORMAT") and handed on as a string. */
 export const TemplateString = createToken({ name: 'TemplateString', pattern: /`[^`]*`/, line_breaks: true });
 

@@ -264,6 +264,10 @@ describe('tokenize: problems', () => {
     const open = tokenize(`LET s = "${'a\\n'.repeat(1_000_000)}`);
     expect(open.problems).toEqual([{ line: 1, column: 9, message: 'unterminated string: close it with `"` on the same line (write \\n for a line break)' }]);
     expect(tokenize(`LET s = '${'a'.repeat(3_000_000)}`).problems[0]!.message).toMatch(/^strings use double quotes: write "a{57}\.\.\."$/);
+    // Millions of escapes: a regular expression would overflow its stack here.
+    expect(tokenize(`"${'\\n'.repeat(2_000_000)}"`).problems).toEqual([]);
+    expect(tokenize(`"${'\\n'.repeat(2_000_000)}\\q"`).problems[0]!.message).toMatch(/^invalid escape `\\q`/);
+    expect(tokenize(`'${"\\'".repeat(2_000_000)}`).problems[0]!.message).toMatch(/^strings use double quotes/);
   });
 
   it('reports an unexpected character without a hint plainly', () => {

@@ -1,6 +1,7 @@
 // Unit tests for src/syntax/parse.ts (the syntax layer's entry point): the AST of every statement
 // and expression with its positions and `hasCall`, precedence, syntax errors (all of them, in
 // order, with positions and hints), and deep but legal nesting parsed on the worker thread.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type * as A from '../../../src/syntax/ast.js';
 import { isNuwaError, NuwaError } from '../../../src/errors.js';
@@ -644,6 +645,30 @@ describe('parse: deep nesting', () => {
     }
     expect(operators).toBe(4999);
     expect(current).toMatchObject({ type: 'Literal', value: 0, column: 9 });
+  });
+});
+
+describe('parse: text full of other languages\' habits', () => {
+  it('always ends in a Program or positioned, worded problems, never a crash', () => {
+    const word = fc.constantFrom(
+      'IF', 'THEN', 'ELSE', 'END', 'FOR', 'IN', 'DO', 'LET', 'x', 'y', '=', '==', '1', '.5', '"s"', "'q'", '(', ')', '[', ']', '{', '}', ':', ',',
+      '+', '-', 'NOT', '!', '&&', '||', 'CALL', 't', 'CALC', 'ELSEIF', 'elif', 'WHILE', 'while', 'RETURN', 'BREAK', 'if', 'then', 'else', 'end',
+      'for', 'in', 'do', 'let', 'and', 'or', 'not', 'call', '.', '\n', '\n  ', 'print', 'PRINT', 'True', 'None', '+=', '<>', '===', '++',
+      '#c\n', '/* c */', '```', '`t`', 'f"x"', 'x.y', 'LEN(', 'get_weather', 'END IF', 'ENDIF', 'x = 2',
+    );
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 80 }), (words) => {
+        const outcome = parseProblems(words.join(' '));
+        if ('program' in outcome) return;
+        expect(outcome.problems.length).toBeGreaterThan(0);
+        for (const problem of outcome.problems) {
+          expect(problem.line).toBeGreaterThanOrEqual(1);
+          expect(problem.column).toBeGreaterThanOrEqual(1);
+          expect(problem.message).not.toMatch(/undefined|\[object|NaN|function /);
+        }
+      }),
+      { numRuns: 400 },
+    );
   });
 });
 

@@ -64,6 +64,25 @@ describe('parseScriptTokens', () => {
     );
   });
 
+  it('never throws on broken text, staged or not: both report problems', () => {
+    const word = fc.constantFrom(
+      'IF', 'THEN', 'ELSE', 'END', 'FOR', 'IN', 'DO', 'LET', 'x', '=', '1', '"s"', '(', ')', '[', ']', '{', '}', ':', ',', '+', 'NOT',
+      'CALL', 't', 'ELSEIF', 'WHILE', 'RETURN', 'if', 'then', 'end', '&&', '.', '\n', 'print', 'True',
+    );
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 60 }), fc.integer({ min: 1, max: 3 }), (words, height) => {
+        const lexed = tokenize(words.join(' '));
+        const tokens = balanceBlocks(lexed.tokens, new ProblemList());
+        const direct = parseTokens(tokens);
+        const staged = parseScriptTokens(tokens, Infinity, height);
+        // Where the direct parse finds nothing wrong, neither does the staged one, and they agree.
+        if (direct.problems.length === 0 && lexed.problems.length === 0) expect(staged).toEqual(direct);
+        else expect(staged.problems.length + lexed.problems.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('parses directly below the stage height', () => {
     expect(STAGE_HEIGHT).toBeGreaterThanOrEqual(20);
     const tokens = tokensOf('LET x = [[1]]');
