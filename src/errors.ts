@@ -56,8 +56,10 @@ export class NuwaError extends Error {
   line?: number;
   column?: number;
   fileName?: string;
-  /** For a SyntaxError: every syntax error of the script, in source order. */
+  /** For a SyntaxError: every syntax error of the script, in source order (at most 50). */
   errors?: SyntaxProblem[];
+  /** For a SyntaxError of hopeless text: how many more errors were found than `errors` lists. */
+  omittedErrors?: number;
   /** The script's top-level variables when the error stopped it (set by Interpreter.run). */
   variables?: Record<string, JsonValue>;
   /** The tool concerned, for the Tool* kinds. */

@@ -21,6 +21,7 @@ export { check, plan } from './check/check.js';
 export type { CheckOptions, PlanOptions, Plan, PlannedCall, ApprovalNeed } from './check/check.js';
 export type { Problem, ProblemKind, Severity, WarningKind } from './check/problems.js';
 export type { ApprovedPlan } from './check/approval.js';
+export { extractScript } from './syntax/extract.js';
 export { NuwaError, isNuwaError, ERROR_KINDS } from './errors.js';
 export type { ErrorKind, Position, SyntaxProblem } from './errors.js';
 export { DEFAULT_LIMITS } from './runtime/limits.js';

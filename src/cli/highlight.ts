@@ -157,31 +157,37 @@ function render(source: string, spans: Span[], from: number, to: number): string
 const FRAME_LINE = /^(\s*>?\s*)(\d+)( \| )(.*)$/;
 
 /**
- * Colours the source lines of a code frame. The frame is left as it is except for the text of each
+ * Colours the source lines of code frames. The source is lexed once, however many frames are then
+ * coloured (a SyntaxError shows up to 50). Each frame is left as it is except for the text of each
  * numbered line, which is replaced by the same text highlighted with the classes of the whole
  * source (so a string that starts on an earlier line is still a string). A line the frame shows only
- * in part (a window of a very long line) is highlighted as that window.
+ * in part (a window of a very long line) is highlighted as that window; a line shown with escaped
+ * control characters is left plain.
  */
-export function highlightFrame(frame: string, source: string, enabled: boolean): string {
-  if (!enabled || frame === '') return frame;
+export function frameHighlighter(source: string): (frame: string) => string {
   const text = source.replace(/^\uFEFF/, '');
   const starts = lineStarts(text);
   const spans = classify(text);
-  return frame
-    .split('\n')
-    .map((frameLine) => {
-      const match = FRAME_LINE.exec(frameLine);
-      if (!match) return frameLine;
-      const [, lead, number, bar, shown] = match as unknown as [string, string, string, string, string];
-      const index = Number(number) - 1;
-      const lineStart = starts[index];
-      if (lineStart === undefined) return frameLine;
-      const lineEnd = lineEndOf(text, lineStart);
-      const offset = text.slice(lineStart, lineEnd).indexOf(shown);
-      if (offset < 0 || shown === '') return frameLine;
-      return lead + number + bar + render(text, spans, lineStart + offset, lineStart + offset + shown.length);
-    })
-    .join('\n');
+  return (frame) =>
+    frame
+      .split('\n')
+      .map((frameLine) => {
+        const match = FRAME_LINE.exec(frameLine);
+        if (!match) return frameLine;
+        const [, lead, number, bar, shown] = match as unknown as [string, string, string, string, string];
+        const lineStart = starts[Number(number) - 1];
+        if (lineStart === undefined) return frameLine;
+        const lineEnd = lineEndOf(text, lineStart);
+        const offset = text.slice(lineStart, lineEnd).indexOf(shown);
+        if (offset < 0 || shown === '') return frameLine;
+        return lead + number + bar + render(text, spans, lineStart + offset, lineStart + offset + shown.length);
+      })
+      .join('\n');
+}
+
+/** One frame, coloured when `enabled` (see frameHighlighter for many frames of one source). */
+export function highlightFrame(frame: string, source: string, enabled: boolean): string {
+  return !enabled || frame === '' ? frame : frameHighlighter(source)(frame);
 }
 
 function lineStarts(text: string): number[] {

@@ -74,7 +74,7 @@ function compileFormula(formula: string): CompiledFormula | NuwaError {
 function buildFormula(formula: string): CompiledFormula | NuwaError {
   const at = (column: number, message: string) => new NuwaError('CalcError', `formula "${formula}", column ${column}: ${message}`);
   if (formula.includes('\n') || formula.includes('\r')) return at(1, 'a formula is a single line');
-  const lexed = tokenize(formula);
+  const lexed = tokenize(formula, { expression: true });
   if (lexed.maxNesting > MAX_FORMULA_NESTING) return at(1, `nests deeper than ${MAX_FORMULA_NESTING} levels`);
   if (lexed.tokens.length === 0) return at(1, 'the formula is empty');
   const first = lexed.problems[0];

@@ -8,9 +8,8 @@
 import type * as A from '../syntax/ast.js';
 import { NuwaError } from '../errors.js';
 import type { JsonObject } from '../values/json.js';
-import { nameHint } from '../syntax/hints.js';
-import { didYouMean } from '../util/suggest.js';
-import { arityError, BUILTIN_NAMES, BUILTINS, type Builtin } from './builtins.js';
+import { undefinedVariableMessage, unknownFunctionMessage } from './hints.js';
+import { arityError, BUILTINS, type Builtin } from './builtins.js';
 import { evaluateCalc } from './calc.js';
 import { compileSpine, isLongSpine, type SpineNode } from './chains.js';
 import { BINARY_OPERATIONS, decidedByLeft, indexInto, logicalOperand, member, UNARY_OPERATIONS } from './operators.js';
@@ -41,11 +40,19 @@ export interface CompiledProgram {
 
 const cache = new WeakMap<A.Program, CompiledProgram>();
 
+/** The program being compiled: error messages look at it to explain a missing name (hints.ts). */
+let compiling: A.Program | undefined;
+
 /** Compiles a program once; running the same AST again reuses the closures. */
 export function compileProgram(program: A.Program): CompiledProgram {
   let compiled = cache.get(program);
   if (!compiled) {
-    compiled = compileBlock(program.body);
+    compiling = program;
+    try {
+      compiled = compileBlock(program.body);
+    } finally {
+      compiling = undefined;
+    }
     cache.set(program, compiled);
   }
   return compiled;
@@ -387,19 +394,17 @@ function compileAsync(node: A.Expression): AsyncEval {
 
 function compileVariable(node: A.Variable): SyncEval {
   const { name } = node;
-  return (_rt, scope) => {
+  const program = compiling;
+  return (rt, scope) => {
     const value = scope.lookup(name);
     if (value !== undefined) return value;
-    throw undefinedVariable(node, scope);
+    throw undefinedVariable(node, scope, rt, program);
   };
 }
 
-function undefinedVariable(node: A.Variable, scope: Scope): NuwaError {
-  const { name } = node;
-  let hint = nameHint(name);
-  if (!hint && BUILTINS.has(name)) hint = `${name} is a function: call it as ${BUILTINS.get(name)!.usage}`;
-  const message = `\`${name}\` is not defined: set it with LET ${name} = ... before reading it`;
-  return new NuwaError('UndefinedVariableError', hint ? `${message}; ${hint}` : message + didYouMean(name, scope.visibleNames()), node);
+function undefinedVariable(node: A.Variable, scope: Scope, rt: Run, program: A.Program | undefined): NuwaError {
+  const message = undefinedVariableMessage(node, { visibleNames: () => scope.visibleNames(), isTool: (name) => rt.hasTool(name), program });
+  return new NuwaError('UndefinedVariableError', message, node);
 }
 
 function compileFunctionCall(node: A.FunctionCall): SyncEval {
@@ -424,16 +429,7 @@ function callBuiltin(builtin: Builtin | undefined, args: Value[], node: A.Functi
 
 /** The UnknownFunctionError of `NAME(...)`; the checker reports the same one before the run. */
 export function unknownFunction(node: A.FunctionCall, rt: Pick<Run, 'hasTool'>): NuwaError {
-  const { name } = node;
-  let hint: string;
-  if (BUILTINS.has(name.toUpperCase())) hint = `: built-in names are uppercase: write \`${name.toUpperCase()}\``;
-  else if (rt.hasTool(name)) hint = `: \`${name}\` is a tool: write CALL ${name} { ... }`;
-  else hint = didYouMean(name, BUILTIN_NAMES);
-  return new NuwaError(
-    'UnknownFunctionError',
-    `there is no function \`${name}\`${hint} (the built-ins are ${BUILTIN_NAMES.join(', ')}; tools are called with CALL name { ... })`,
-    node,
-  );
+  return new NuwaError('UnknownFunctionError', unknownFunctionMessage(node.name, (name) => rt.hasTool(name)), node);
 }
 
 function compileToolCall(node: A.CallExpression): AsyncEval {

@@ -3,6 +3,7 @@
 import type { BinaryExpression, IndexExpression, LogicalExpression, MemberExpression, UnaryExpression } from '../syntax/ast.js';
 import { NuwaError, type Position } from '../errors.js';
 import { didYouMean } from '../util/suggest.js';
+import { memberHint } from './hints.js';
 import { describe, equals, formatKeys, typeName, type Value } from '../values/values.js';
 
 export type BinaryOperation = (left: Value, right: Value, at: Position) => Value;
@@ -111,7 +112,8 @@ export function member(object: Value, node: MemberExpression): Value {
       node,
     );
   }
-  throw new NuwaError('MemberAccessError', `\`.${node.property}\` needs an object, got ${describe(object)}`, node);
+  const hint = memberHint(node.property, node.object, typeof object === 'string' || Array.isArray(object));
+  throw new NuwaError('MemberAccessError', `\`.${node.property}\` needs an object, got ${describe(object)}${hint}`, node);
 }
 
 export function indexInto(target: Value, index: Value, node: IndexExpression): Value {

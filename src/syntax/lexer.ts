@@ -1,8 +1,14 @@
 // Text → tokens. Wraps the Chevrotain lexer and turns its raw failures into syntax problems that
-// say what to write instead, and measures how deeply the text nests before anything recursive runs.
+// say what to write instead, runs the mistakes pass (mistakes.ts), and measures how deeply the text
+// nests before anything recursive runs.
 import { Lexer, type IToken, type TokenType } from './chevrotain.js';
 import type { SyntaxProblem } from '../errors.js';
 import * as T from './tokens.js';
+import { recogniseMistakes, retype } from './mistakes.js';
+import { ProblemList } from './problems.js';
+import { notTextProblem, showCharacter } from './source.js';
+
+export { byPosition } from './problems.js';
 
 /** Brackets, parentheses, unary operators and blocks may nest this deep (LANGUAGE.md §1). */
 export const MAX_NESTING = 1000;
@@ -13,90 +19,174 @@ const lexer = new Lexer(T.allTokens, { positionTracking: 'onlyStart', ensureOpti
 
 export interface LexResult {
   tokens: IToken[];
+  /** The first problems found (at most REPORTED_PROBLEMS), in source order. */
   problems: SyntaxProblem[];
+  /** How many problems there are in all (more than `problems.length` for hopeless text). */
+  problemCount: number;
   /** Deepest nesting seen (brackets + blocks + a run of prefix operators). */
   maxNesting: number;
   /** True when nesting exceeded MAX_NESTING: the tokens must not be parsed. */
   tooDeep: boolean;
 }
 
-const CHARACTER_HINTS: Record<string, string> = {
-  '&': 'use AND for "and"',
-  '|': 'use OR for "or"',
-  '!': 'use NOT for negation (`!=` means "not equal")',
-  ';': 'statements need no separator: remove the `;`',
-  '#': 'comments start with `//`',
-  '`': 'strings use double quotes: "like this"',
-  '?': 'there is no `?:`: use IF ... THEN ... ELSE ... END',
-  '$': 'names use letters, digits and `_` only',
-  '@': 'names use letters, digits and `_` only',
-};
+const CHARACTER_HINTS: ReadonlyMap<string, string> = new Map([
+  [';', 'statements need no separator: remove the `;`'],
+  ['`', 'strings use double quotes: "like this"'],
+  ['?', 'there is no `?:`: use IF ... THEN ... ELSE ... END'],
+  ['$', 'names use letters, digits and `_` only'],
+  ['@', 'names use letters, digits and `_` only'],
+  ['^', 'there is no power operator: multiply, or use CALC'],
+]);
 
-export function tokenize(text: string): LexResult {
+type Habit = (token: IToken, previous: IToken | undefined) => string;
+/** Problems for tokens that stand for another language's habit, by tokenTypeIdx (one array read per token). */
+const HABITS: Array<Habit | undefined> = [];
+const habit = (type: TokenType, problem: Habit) => void (HABITS[type.tokenTypeIdx!] = problem);
+habit(T.AmpAmp, (t) => `use AND instead of \`${t.image}\``);
+habit(T.BarBar, (t) => `use OR instead of \`${t.image}\``);
+habit(T.Bang, () => 'use NOT instead of `!` (`!=` means "not equal")');
+habit(T.LessGreater, () => 'use `!=` for "not equal"');
+habit(T.StrictEquality, (t) => `write \`${t.image.slice(0, 2)}\`: there is no \`${t.image}\` (== never converts types)`);
+habit(T.CompoundAssign, (t, previous) => {
+  const name = previous?.tokenType === T.Identifier ? previous.image : 'x';
+  return `there is no \`${t.image}\`: write LET ${name} = ${name} ${t.image[0]} ...`;
+});
+/** Token types the loop below looks at at all. */
+const SPECIAL: boolean[] = [];
+for (const type of [
+  T.BadString, T.SingleQuotedString, T.TemplateString, T.LeadingDotNumber, T.NumberLiteral, T.AmpAmp, T.BarBar, T.Bang, T.LessGreater,
+  T.StrictEquality, T.CompoundAssign, T.Increment, T.StringLiteral,
+]) SPECIAL[type.tokenTypeIdx!] = true;
+
+export interface TokenizeOptions {
+  /**
+   * The text is one expression (a CALC formula), not a script: skip the mistakes pass, whose rules
+   * are about statements (`x = 1` there is "write LET", in a formula it is "use ==").
+   */
+  expression?: boolean;
+}
+
+export function tokenize(text: string, options: TokenizeOptions = {}): LexResult {
   // A byte-order mark is not part of the script (and would shift every column of line 1).
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const result = lexer.tokenize(source);
-  const problems: SyntaxProblem[] = result.errors.map((error) => {
-    const char = String.fromCodePoint(source.codePointAt(error.offset) ?? 0xfffd);
-    const hint = CHARACTER_HINTS[char];
-    const shown = char === '\n' ? '\\n' : char;
-    return {
-      line: error.line ?? 1,
-      column: error.column ?? 1,
-      message: `unexpected character \`${shown}\`${hint ? `: ${hint}` : ''}`,
-    };
-  });
+  const notText = notTextProblem(source);
+  if (notText) return { tokens: [], problems: [notText], problemCount: 1, maxNesting: 0, tooDeep: false };
 
-  const tokens = result.tokens;
+  const result = lexer.tokenize(source);
+  const problems = new ProblemList();
+  for (const error of result.errors) {
+    if (problems.full) {
+      problems.count += result.errors.length - problems.count;
+      break;
+    }
+    const char = String.fromCodePoint(source.codePointAt(error.offset) ?? 0xfffd);
+    const hint = CHARACTER_HINTS.get(char);
+    const what = char === '`' ? 'backquote' : `character \`${showCharacter(char)}\``;
+    problems.add({ line: error.line ?? 1, column: error.column ?? 1, message: `unexpected ${what}${hint ? `: ${hint}` : ''}` });
+  }
+  reportMistakenText(result.groups.mistakes ?? [], problems);
+
+  let tokens = result.tokens;
+  let dropped = false;
+  const expanded = new Map<IToken, IToken[]>();
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
+    if (!SPECIAL[token.tokenTypeIdx]) continue;
     const type = token.tokenType;
     if (type === T.BadString) {
-      problems.push(badStringProblem(token));
+      problems.add(badStringProblem(token));
       tokens[i] = retype(token, T.StringLiteral, '""');
     } else if (type === T.SingleQuotedString) {
-      problems.push({
-        line: token.startLine!,
-        column: token.startColumn!,
-        message: `strings use double quotes: write "${token.image.slice(1, token.image.endsWith("'") && token.image.length > 1 ? -1 : undefined)}"`,
-      });
+      const inner = token.image.slice(1, token.image.endsWith("'") && token.image.length > 1 ? -1 : undefined);
+      problems.add(at(token, `strings use double quotes: write "${inner.length > 60 ? `${inner.slice(0, 57)}...` : inner}"`));
       tokens[i] = retype(token, T.StringLiteral, '""');
+    } else if (type === T.TemplateString) {
+      problems.add(at(token, 'there are no template strings: build text with FORMAT("... {name} ...", { name: value }) and double quotes'));
+      tokens[i] = retype(token, T.StringLiteral, '""');
+    } else if (type === T.Increment) {
+      const previous = tokens[i - 1];
+      const name = previous?.tokenType === T.Identifier ? previous.image : 'x';
+      problems.add(at(token, `there is no \`++\`: write LET ${name} = ${name} + 1`));
+      tokens[i] = DROPPED;
+      dropped = true;
+    } else if (type === T.StringLiteral) {
+      // Python's f"...": the f is a name standing right before the string.
+      const previous = tokens[i - 1];
+      if (previous?.tokenType === T.Identifier && /^[fF]$/.test(previous.image) && previous.startOffset + 1 === token.startOffset) {
+        problems.add(at(previous, 'there are no f-strings: write FORMAT("... {name} ...", { name: value })'));
+        tokens[i - 1] = DROPPED;
+        dropped = true;
+      }
+    } else if (type === T.LeadingDotNumber) {
+      const previous = tokens[i - 1];
+      const index = previous !== undefined && previous.startOffset + previous.image.length === token.startOffset && isOperandEnd(previous);
+      const digits = token.image.slice(1);
+      problems.add(at(token, index ? `to index a list write [${digits}], not .${digits}` : `write 0${token.image}: a number starts with a digit`));
+      if (index) {
+        // Read `xs.0` as the `xs[0]` it means, so what follows (`.name`) still parses.
+        expanded.set(token, [retype(token, T.LBracket, '['), { ...retype(token, T.NumberLiteral, digits), startOffset: token.startOffset + 1, startColumn: token.startColumn! + 1 }, retype(token, T.RBracket, ']')]);
+        dropped = true;
+      } else {
+        tokens[i] = retype(token, T.NumberLiteral, `0${token.image}`);
+      }
     } else if (type === T.NumberLiteral && !Number.isFinite(Number(token.image))) {
-      problems.push({ line: token.startLine!, column: token.startColumn!, message: `the number ${token.image} is too large` });
+      problems.add(at(token, `the number ${token.image} is too large`));
+    } else {
+      const problem = HABITS[token.tokenTypeIdx];
+      if (problem) problems.add(at(token, problem(token, tokens[i - 1])));
     }
   }
+  if (dropped) tokens = tokens.flatMap((t) => (t === DROPPED ? [] : (expanded.get(t) ?? [t])));
+  if (!options.expression) tokens = recogniseMistakes(tokens, problems);
 
   const depth = measureNesting(tokens);
   if (depth.tooDeepAt) {
-    problems.push({
-      line: depth.tooDeepAt.startLine!,
-      column: depth.tooDeepAt.startColumn!,
-      message: `nesting deeper than ${MAX_NESTING} levels (brackets, parentheses, unary operators and blocks): split the expression with LET`,
-    });
+    problems.add(at(depth.tooDeepAt, `nesting deeper than ${MAX_NESTING} levels (brackets, parentheses, unary operators and blocks): split the expression with LET`));
   }
-  problems.sort(byPosition);
-  return { tokens, problems, maxNesting: depth.max, tooDeep: depth.tooDeepAt !== undefined };
+  return { tokens, problems: problems.list.sort(byPositionLocal), problemCount: problems.count, maxNesting: depth.max, tooDeep: depth.tooDeepAt !== undefined };
 }
 
-export function byPosition(a: { line: number; column: number }, b: { line: number; column: number }): number {
-  return a.line - b.line || a.column - b.column;
+/** Marks a token the loop above removes (`x++`, the f of f"..."). */
+const DROPPED = { image: '', startOffset: -1, tokenTypeIdx: -1 } as unknown as IToken;
+
+const byPositionLocal = (a: SyntaxProblem, b: SyntaxProblem) => a.line - b.line || a.column - b.column;
+
+function at(token: IToken, message: string): SyntaxProblem {
+  return { line: token.startLine!, column: token.startColumn!, message };
+}
+
+/** Comments and fences of other languages: one problem each, and one for all fences of a script. */
+function reportMistakenText(tokens: IToken[], problems: ProblemList): void {
+  let fenceSeen = false;
+  for (const token of tokens) {
+    if (token.tokenType === T.Fence) {
+      // Every fence line is the same mistake: report the first only.
+      if (!fenceSeen) problems.add(at(token, "the script is wrapped in a markdown fence: remove the ``` lines (extractScript(reply) takes the script out of a model's reply)"));
+      fenceSeen = true;
+    } else if (token.tokenType === T.HashComment) {
+      problems.add(at(token, token.startOffset === 0 && token.image.startsWith('#!') ? 'remove the `#!` line: a script cannot start with one' : 'comments start with `//`, not `#`'));
+    } else {
+      problems.add(at(token, 'comments start with `//` (there are no /* */ comments): put // at the start of each comment line'));
+    }
+  }
+}
+
+function isOperandEnd(token: IToken): boolean {
+  return ENDS_OPERAND[token.tokenTypeIdx] === true;
 }
 
 function badStringProblem(token: IToken): SyntaxProblem {
   const text = token.image;
-  for (let i = 1; i < text.length; i++) {
-    if (text[i] === '\\') {
-      const next = text[i + 1];
-      const unicodeOk = next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6));
-      if (next === undefined || (!'"\\/bfnrt'.includes(next) && !unicodeOk)) {
-        const shown = next === undefined ? '\\' : next === 'u' ? `\\u${text.slice(i + 2, i + 6)}` : `\\${next}`;
-        return {
-          line: token.startLine!,
-          column: token.startColumn! + i,
-          message: `invalid escape \`${shown}\` in string: the escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX`,
-        };
-      }
-      i++;
+  for (let i = text.indexOf('\\', 1); i >= 0 && i < text.length; i = text.indexOf('\\', i + 2)) {
+    const next = text[i + 1];
+    const unicodeOk = next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6));
+    if (next === undefined || (!'"\\/bfnrt'.includes(next) && !unicodeOk)) {
+      const shown = next === undefined ? '\\' : next === 'u' ? `\\u${text.slice(i + 2, i + 6)}` : `\\${next}`;
+      return {
+        line: token.startLine!,
+        column: token.startColumn! + i,
+        message: `invalid escape \`${showCharacter(shown)}\` in string: the escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX`,
+      };
     }
   }
   return {
@@ -106,21 +196,17 @@ function badStringProblem(token: IToken): SyntaxProblem {
   };
 }
 
-function retype(token: IToken, tokenType: TokenType, image: string): IToken {
-  return { ...token, tokenType, tokenTypeIdx: tokenType.tokenTypeIdx!, image };
-}
-
 // What each token type does to the nesting depth, indexed by tokenTypeIdx (one array read per
 // token instead of set lookups): +1 opens, -1 closes.
 const DEPTH_CHANGE: number[] = [];
-for (const t of [T.LParen, T.LBracket, T.LBrace, T.If, T.For]) DEPTH_CHANGE[t.tokenTypeIdx!] = 1;
+for (const t of [T.LParen, T.LBracket, T.LBrace, T.If, T.For, T.While]) DEPTH_CHANGE[t.tokenTypeIdx!] = 1;
 for (const t of [T.RParen, T.RBracket, T.RBrace, T.End]) DEPTH_CHANGE[t.tokenTypeIdx!] = -1;
 // After one of these, a `-` or `+` is a binary operator; anywhere else it is a prefix operator.
 const ENDS_OPERAND: boolean[] = [];
 for (const t of [T.Identifier, T.NumberLiteral, T.StringLiteral, T.True, T.False, T.Null, T.RParen, T.RBracket, T.RBrace]) ENDS_OPERAND[t.tokenTypeIdx!] = true;
 // Tokens that end every expression at their level (statement and argument boundaries).
 const ENDS_EXPRESSION: boolean[] = [];
-for (const t of [T.Comma, T.Colon, T.Then, T.Do, T.Else, T.Let, T.If, T.For, T.In, T.Assign]) ENDS_EXPRESSION[t.tokenTypeIdx!] = true;
+for (const t of [T.Comma, T.Colon, T.Then, T.Do, T.Else, T.ElseIf, T.Let, T.If, T.For, T.While, T.In, T.Assign, T.ReportedAssign, T.CompoundAssign]) ENDS_EXPRESSION[t.tokenTypeIdx!] = true;
 const IS_BINARY_OPERATOR: boolean[] = [];
 for (const t of T.allTokens) if (t.CATEGORIES?.includes(T.BinaryOperator)) IS_BINARY_OPERATOR[t.tokenTypeIdx!] = true;
 const STARTS_OPERAND: boolean[] = [];
@@ -136,10 +222,13 @@ for (const t of [T.Identifier, T.NumberLiteral, T.StringLiteral, T.True, T.False
  */
 function measureNesting(tokens: IToken[]): { max: number; tooDeepAt?: IToken } {
   const not = T.Not.tokenTypeIdx!;
+  const bang = T.Bang.tokenTypeIdx!;
   const minus = T.Minus.tokenTypeIdx!;
   const plus = T.Plus.tokenTypeIdx!;
   const and = T.And.tokenTypeIdx!;
   const or = T.Or.tokenTypeIdx!;
+  const ampAmp = T.AmpAmp.tokenTypeIdx!;
+  const barBar = T.BarBar.tokenTypeIdx!;
   // Open prefix operators per bracket level: arithmetic ones, and NOTs.
   const signs: number[] = [0];
   const nots: number[] = [0];
@@ -163,14 +252,14 @@ function measureNesting(tokens: IToken[]): { max: number; tooDeepAt?: IToken } {
         release(depth, true);
         depth--;
       }
-    } else if (type === not) {
+    } else if (type === not || type === bang) {
       nots[depth]!++;
       openPrefixes++;
     } else if ((type === minus || type === plus) && !previousEndsOperand) {
       signs[depth]!++;
       openPrefixes++;
     } else if (IS_BINARY_OPERATOR[type] || ENDS_EXPRESSION[type]) {
-      release(depth, type === and || type === or || ENDS_EXPRESSION[type] === true);
+      release(depth, type === and || type === or || type === ampAmp || type === barBar || ENDS_EXPRESSION[type] === true);
     } else if (previousEndsOperand && STARTS_OPERAND[type]) {
       release(depth, true); // a new statement begins without a separator
     }

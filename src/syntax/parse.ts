@@ -1,67 +1,84 @@
 // The syntax layer's entry point: source text → Program, or one SyntaxError listing every problem.
+//   tokenize (lexer.ts, with the mistakes pass) → balanceBlocks (blocks.ts) → the grammar, in
+//   stages for deep text (stage.ts) — all on the caller's stack, synchronously.
 import type { Program } from './ast.js';
 import { NuwaError, type SyntaxProblem } from '../errors.js';
-import { byPosition, tokenize } from './lexer.js';
-import { parseTokens } from './parser.js';
-import { parseOnWorker } from './deep-parse.js';
+import { tokenize } from './lexer.js';
+import { balanceBlocks } from './blocks.js';
+import { parseScriptTokens } from './stage.js';
+import { byPosition, ProblemList, REPORTED_PROBLEMS } from './problems.js';
 
 export interface ParseOptions {
   /** Used in error positions. */
   fileName?: string;
 }
 
-/**
- * Nesting up to which the parser runs on the caller's stack. Each level costs several Chevrotain
- * frames, and an unoptimised frame is large: on Node's default stack a cold parser overflows a few
- * hundred levels down. Deeper (legal) text is parsed on a worker thread with a large stack.
- */
-const DIRECT_PARSE_NESTING = 60;
-
 export function parse(source: string, options: ParseOptions = {}): Program {
-  let outcome: ParseOutcome;
-  try {
-    outcome = parseProblems(source, { allowWorker: true });
-  } catch (error) {
-    // Whatever the text, parsing ends in a Program or a SyntaxError, never a host crash.
-    if (!(error instanceof RangeError)) throw error;
-    outcome = { problems: [{ line: 1, column: 1, message: `the script is too large or nested too deeply to parse (${error.message})` }] };
-  }
-  if ('problems' in outcome) throw syntaxError(outcome.problems, options.fileName);
+  const outcome = parseProblems(source);
+  if ('problems' in outcome) throw syntaxError(outcome.problems, options.fileName, outcome.problemCount);
   return outcome.program;
 }
 
-export type ParseOutcome = { program: Program } | { problems: SyntaxProblem[] };
+export type ParseOutcome = { program: Program } | { problems: SyntaxProblem[]; /** All problems found, listed or not. */ problemCount?: number };
 
-/** Parses without throwing; shared by `parse` and the deep-parse worker. */
-export function parseProblems(source: string, { allowWorker }: { allowWorker: boolean }): ParseOutcome {
+/**
+ * Parses without throwing. (The second argument is ignored: deep text no longer goes to a worker
+ * thread, and callers written for that version may still pass `{ allowWorker }`.)
+ */
+export function parseProblems(source: string, _options?: { allowWorker?: boolean }): ParseOutcome {
   if (typeof source !== 'string') {
     return { problems: [{ line: 1, column: 1, message: `a script must be text, not ${source === null ? 'null' : typeof source}` }] };
   }
-  const lexed = tokenize(source);
-  if (lexed.tooDeep) return { problems: lexed.problems };
-  if (allowWorker && lexed.maxNesting > DIRECT_PARSE_NESTING) return parseOnWorker(source);
-
-  let parsed;
   try {
-    parsed = parseTokens(lexed.tokens);
+    return parseText(source);
   } catch (error) {
+    // Whatever the text, parsing ends in a Program or a SyntaxError, never a host crash. The parser
+    // is bounded in depth (stage.ts), so this is a last line of defence for a host whose own stack is
+    // nearly used up when it calls parse().
     if (!(error instanceof RangeError)) throw error;
-    return { problems: [{ line: 1, column: 1, message: 'the script nests too deeply for this host to parse: split it with LET' }] };
+    return { problems: [{ line: 1, column: 1, message: 'the script is too large or nests too deeply for this host to parse: split it with LET' }] };
   }
-  const problems = [...lexed.problems, ...parsed.problems].sort(byPosition);
-  if (problems.length > 0) return { problems: dedupe(problems) };
-  return { program: { type: 'Program', body: parsed.body, line: 1, column: 1, hasCall: parsed.body.some((s) => s.hasCall) } };
 }
 
-export function syntaxError(problems: SyntaxProblem[], fileName?: string): NuwaError {
+function parseText(source: string): ParseOutcome {
+  const lexed = tokenize(source);
+  if (lexed.tooDeep) return finish(lexed.problems, lexed.problemCount);
+  // Text with this many problems at the level of characters is not a script gone slightly wrong;
+  // what the grammar would add is noise (and, for a megabyte of junk, a long wait).
+  if (lexed.problemCount >= REPORTED_PROBLEMS) return finish(lexed.problems, lexed.problemCount);
+
+  const blockProblems = new ProblemList();
+  const tokens = balanceBlocks(lexed.tokens, blockProblems);
+  const parsed = parseScriptTokens(tokens, lexed.maxNesting);
+  const count = lexed.problemCount + blockProblems.count + parsed.problems.length;
+  if (count === 0) return { program: { type: 'Program', body: parsed.body, line: 1, column: 1, hasCall: anyCall(parsed.body) } };
+  // The script will not run: report the certain run-time mistakes too, so one retry fixes all.
+  return finish([...lexed.problems, ...blockProblems.list, ...parsed.problems, ...parsed.notes], count + parsed.notes.length);
+}
+
+function finish(problems: SyntaxProblem[], count: number): ParseOutcome {
+  const sorted = dedupe(problems.sort(byPosition));
+  const listed = sorted.slice(0, REPORTED_PROBLEMS);
+  return { problems: listed, problemCount: Math.max(count - (problems.length - sorted.length), listed.length) };
+}
+
+function anyCall(statements: Program['body']): boolean {
+  for (const statement of statements) if (statement.hasCall) return true;
+  return false;
+}
+
+export function syntaxError(problems: SyntaxProblem[], fileName?: string, problemCount = problems.length): NuwaError {
   const first = problems[0]!;
-  const more = problems.length > 1 ? ` (and ${problems.length - 1} more syntax error${problems.length > 2 ? 's' : ''})` : '';
-  return new NuwaError('SyntaxError', `${first.message}${more}`, {
+  const others = Math.max(problemCount, problems.length) - 1;
+  const more = others > 0 ? ` (and ${others} more syntax error${others > 1 ? 's' : ''})` : '';
+  const error = new NuwaError('SyntaxError', `${first.message}${more}`, {
     line: first.line,
     column: first.column,
     fileName,
     errors: problems,
   });
+  if (problemCount > problems.length) error.omittedErrors = problemCount - problems.length;
+  return error;
 }
 
 /** Recovery can report the same spot twice (a lexer error and the parse error it causes). */

@@ -1,6 +1,11 @@
 // Every token of Nuwa Script, in the order the lexer tries them. Chevrotain picks the first
 // pattern that matches (not the longest), so keywords carry `longer_alt: Identifier` and
 // two-character operators come before their one-character prefixes.
+//
+// Besides the language's own tokens there are tokens for the habits of other languages (`&&`, `!`,
+// `<>`, `+=`, `/* */`, `#`, markdown fences, `.5`): recognising them as what they are lets the lexer
+// report one precise problem each and hand the parser a stream it can go on with, instead of
+// dropping characters and letting one mistake cascade into many errors.
 import { createToken, Lexer, type TokenType } from './chevrotain.js';
 
 export const Identifier = createToken({ name: 'Identifier', pattern: /[A-Za-z_][A-Za-z0-9_]*/, label: 'a name' });
@@ -19,32 +24,100 @@ function keyword(word: string, categories: TokenType[] = []): TokenType {
 // token, and leave precedence to the table in precedence.ts.
 export const BinaryOperator = createToken({ name: 'BinaryOperator', pattern: Lexer.NA, label: 'an operator' });
 export const PrefixOperator = createToken({ name: 'PrefixOperator', pattern: Lexer.NA, label: 'a prefix operator' });
+/** `=` and the compound assignments other languages have: what LET accepts (the latter with a problem). */
+export const AnyAssign = createToken({ name: 'AnyAssign', pattern: Lexer.NA, label: '`=`' });
+// What the grammar accepts where THEN, DO or an object key's `:` belongs: the right token, or the one
+// another language puts there (`if x:`, `FOR x IN xs THEN`, `{ k = v }`), which the grammar then
+// reports. Categories keep these single tokens, so a missing THEN is still repaired by inserting one.
+export const ThenWord = createToken({ name: 'ThenWord', pattern: Lexer.NA, label: '`THEN`' });
+export const DoWord = createToken({ name: 'DoWord', pattern: Lexer.NA, label: '`DO`' });
+export const KeySeparator = createToken({ name: 'KeySeparator', pattern: Lexer.NA, label: '`:`' });
 
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n\f\v\u00a0\ufeff]+/, group: Lexer.SKIPPED, line_breaks: true });
 export const Comment = createToken({ name: 'Comment', pattern: /\/\/[^\n\r]*/, group: Lexer.SKIPPED });
 
-export const StringLiteral = createToken({
-  name: 'StringLiteral',
-  pattern: /"(?:[^"\\\n\r]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/,
-  label: 'a string',
-});
+// Text the lexer recognises as a mistake and keeps out of the parser's way: each is reported once
+// by the lexer (lexer.ts) and never reaches the parser.
+const MISTAKES = 'mistakes';
+/** `/* ... *\/` up to its end (or the end of the text), found with indexOf: a regular expression overflows its stack on a megabyte of `*`. */
+const blockComment = {
+  exec(text: string, offset: number): RegExpExecArray | null {
+    if (text.charCodeAt(offset) !== 47 || text.charCodeAt(offset + 1) !== 42) return null; // "/*"
+    const close = text.indexOf('*/', offset + 2);
+    return [text.slice(offset, close < 0 ? text.length : close + 2)] as unknown as RegExpExecArray;
+  },
+};
+export const BlockComment = createToken({ name: 'BlockComment', pattern: blockComment, start_chars_hint: ['/'], group: MISTAKES, line_breaks: true });
+export const HashComment = createToken({ name: 'HashComment', pattern: /#[^\n\r]*/, group: MISTAKES });
+export const Fence = createToken({ name: 'Fence', pattern: /(?:```|~~~)[^\n\r]*/, group: MISTAKES });
+
+// Strings are scanned by hand, not matched by a regular expression: V8's regular expressions keep
+// a backtracking entry per repetition and overflow their stack on a string of a few million
+// escapes, which turned a long string into a stack-size message. The scan jumps from one `"`, `\`
+// or line break to the next, so it stays linear and quick.
+const ESCAPED = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't'].map((c) => c.charCodeAt(0)));
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+
+/** Where the string starting at `offset` ends, whether it closes, and whether its escapes are JSON's. */
+function scanString(text: string, offset: number, stops: RegExp): { end: number; closed: boolean; valid: boolean } {
+  const quote = text.charCodeAt(offset);
+  let valid = true;
+  let at = offset + 1;
+  for (;;) {
+    stops.lastIndex = at;
+    const found = stops.exec(text);
+    if (found === null) return { end: text.length, closed: false, valid };
+    const i = found.index;
+    const code = text.charCodeAt(i);
+    if (code === quote) return { end: i + 1, closed: true, valid };
+    if (code === 10 || code === 13) return { end: i, closed: false, valid };
+    const next = text.charCodeAt(i + 1); // after a backslash
+    if (ESCAPED.has(next)) at = i + 2;
+    else if (next === 117 && HEX4.test(text.slice(i + 2, i + 6))) at = i + 6; // \uXXXX
+    else {
+      valid = false;
+      at = Number.isNaN(next) || next === 10 || next === 13 ? i + 1 : i + 2;
+    }
+  }
+}
+
+/** A Chevrotain custom pattern for strings quoted with `quote`: `wellFormed` ones only, or any. */
+function stringPattern(quote: '"' | "'", wellFormed: boolean) {
+  const stops = quote === '"' ? /["\\\n\r]/g : /['\\\n\r]/g;
+  return {
+    exec(text: string, offset: number): RegExpExecArray | null {
+      if (text[offset] !== quote) return null;
+      const { end, closed, valid } = scanString(text, offset, stops);
+      if (wellFormed && !(closed && valid)) return null;
+      return [text.slice(offset, end)] as unknown as RegExpExecArray;
+    },
+  };
+}
+
+export const StringLiteral = createToken({ name: 'StringLiteral', pattern: stringPattern('"', true), start_chars_hint: ['"'], line_breaks: false, label: 'a string' });
 // Text that starts like a string but is not one: an unknown escape, or no closing quote before the
 // end of the line. The lexer reports it with a precise message and hands the parser a StringLiteral
 // in its place, so that one mistake does not cascade into a dozen parse errors.
-export const BadString = createToken({ name: 'BadString', pattern: /"(?:[^"\\\n\r]|\\[^\n\r]?)*"?/ });
-export const SingleQuotedString = createToken({ name: 'SingleQuotedString', pattern: /'(?:[^'\\\n\r]|\\[^\n\r]?)*'?/ });
+export const BadString = createToken({ name: 'BadString', pattern: stringPattern('"', false), start_chars_hint: ['"'], line_breaks: false });
+export const SingleQuotedString = createToken({ name: 'SingleQuotedString', pattern: stringPattern("'", false), start_chars_hint: ["'"], line_breaks: false });
+/** A JavaScript template literal: reported ("use FORMAT") and handed on as a string. */
+export const TemplateString = createToken({ name: 'TemplateString', pattern: /`[^`]*`/, line_breaks: true });
 
+/** `.5`: reported ("write 0.5", or after a value "write x[5]") and handed on as a number. */
+export const LeadingDotNumber = createToken({ name: 'LeadingDotNumber', pattern: /\.\d+(?:[eE][+-]?\d+)?/ });
 export const NumberLiteral = createToken({ name: 'NumberLiteral', pattern: /\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/, label: 'a number' });
 
 export const Let = keyword('LET');
 export const Call = keyword('CALL');
 export const If = keyword('IF');
-export const Then = keyword('THEN');
+export const Then = keyword('THEN', [ThenWord, DoWord]);
 export const Else = keyword('ELSE');
 export const End = keyword('END');
 export const For = keyword('FOR');
-export const In = keyword('IN');
-export const Do = keyword('DO');
+// IN is also a binary operator so that `IF x IN list` parses on and gets one precise problem
+// ("use CONTAINS") from the expression builder; in `FOR x IN` the grammar asks for IN itself.
+export const In = keyword('IN', [BinaryOperator]);
+export const Do = keyword('DO', [DoWord]);
 export const And = keyword('AND', [BinaryOperator]);
 export const Or = keyword('OR', [BinaryOperator]);
 export const Not = keyword('NOT', [PrefixOperator]);
@@ -57,23 +130,34 @@ function punctuation(name: string, text: string, categories: TokenType[] = []): 
   return createToken({ name, pattern: text, label: `\`${text}\``, categories });
 }
 
+/** `===` and `!==`: read as `==` and `!=`, with a problem. */
+export const StrictEquality = createToken({ name: 'StrictEquality', pattern: /[=!]==/, label: '`==`', categories: [BinaryOperator] });
 export const EqualEqual = punctuation('EqualEqual', '==', [BinaryOperator]);
 export const NotEqual = punctuation('NotEqual', '!=', [BinaryOperator]);
+export const LessGreater = punctuation('LessGreater', '<>', [BinaryOperator]);
 export const LessEqual = punctuation('LessEqual', '<=', [BinaryOperator]);
 export const GreaterEqual = punctuation('GreaterEqual', '>=', [BinaryOperator]);
 export const Less = punctuation('Less', '<', [BinaryOperator]);
 export const Greater = punctuation('Greater', '>', [BinaryOperator]);
+/** `x++`: reported ("write LET x = x + 1") and dropped. */
+export const Increment = createToken({ name: 'Increment', pattern: '++' });
+/** `+=` `-=` `*=` `/=` `%=`: none exists in Nuwa; the lexer says to write LET x = x + ... */
+export const CompoundAssign = createToken({ name: 'CompoundAssign', pattern: /[+\-*/%]=/, label: '`=`', categories: [BinaryOperator, AnyAssign] });
 // `=` belongs to the operator category only so that `IF a = 1` parses on and yields one precise
 // error ("use ==") instead of a cascade; the expression builder reports it.
-export const Assign = punctuation('Assign', '=', [BinaryOperator]);
+export const Assign = punctuation('Assign', '=', [BinaryOperator, AnyAssign, KeySeparator]);
 export const Plus = punctuation('Plus', '+', [BinaryOperator, PrefixOperator]);
 export const Minus = punctuation('Minus', '-', [BinaryOperator, PrefixOperator]);
 export const Star = punctuation('Star', '*', [BinaryOperator]);
 export const Slash = punctuation('Slash', '/', [BinaryOperator]);
 export const Percent = punctuation('Percent', '%', [BinaryOperator]);
+// Other languages' logical operators, read as AND / OR / NOT with one problem each (lexer.ts).
+export const AmpAmp = createToken({ name: 'AmpAmp', pattern: /&&?/, label: '`&&`', categories: [BinaryOperator] });
+export const BarBar = createToken({ name: 'BarBar', pattern: /\|\|?/, label: '`||`', categories: [BinaryOperator] });
+export const Bang = punctuation('Bang', '!', [PrefixOperator]);
 export const Dot = punctuation('Dot', '.');
 export const Comma = punctuation('Comma', ',');
-export const Colon = punctuation('Colon', ':');
+export const Colon = punctuation('Colon', ':', [ThenWord, DoWord, KeySeparator]);
 export const LParen = punctuation('LParen', '(');
 export const RParen = punctuation('RParen', ')');
 export const LBracket = punctuation('LBracket', '[');
@@ -81,22 +165,42 @@ export const RBracket = punctuation('RBracket', ']');
 export const LBrace = punctuation('LBrace', '{');
 export const RBrace = punctuation('RBrace', '}');
 
+// Tokens no text lexes to. The mistakes pass (mistakes.ts) gives names of other languages' constructs
+// these types where they stand as such, so the grammar can parse the intended structure and report
+// one problem; the staged parser (stage.ts) stands a parsed piece of a deep script in for its tokens.
+export const ElseIf = createToken({ name: 'ElseIf', pattern: Lexer.NA, label: '`ELSEIF`' });
+export const While = createToken({ name: 'While', pattern: Lexer.NA, label: '`WHILE`' });
+export const Jump = createToken({ name: 'Jump', pattern: Lexer.NA, label: '`RETURN`' });
+/** An `=` already reported by the mistakes pass (`x = 1` without LET): the expression builder keeps quiet. */
+export const ReportedAssign = createToken({ name: 'ReportedAssign', pattern: Lexer.NA, label: '`=`', categories: [BinaryOperator] });
+export const PrebuiltExpression = createToken({ name: 'PrebuiltExpression', pattern: Lexer.NA, label: 'an expression' });
+export const PrebuiltBlock = createToken({ name: 'PrebuiltBlock', pattern: Lexer.NA, label: 'a statement' });
+
 export const KEYWORDS = ['LET', 'CALL', 'IF', 'THEN', 'ELSE', 'END', 'FOR', 'IN', 'DO', 'AND', 'OR', 'NOT', 'CALC'] as const;
 
 export const allTokens: TokenType[] = [
   WhiteSpace,
   Comment,
+  BlockComment,
+  HashComment,
+  Fence,
   StringLiteral,
   BadString,
   SingleQuotedString,
+  TemplateString,
+  LeadingDotNumber,
   NumberLiteral,
   Let, Call, If, Then, Else, End, For, In, Do, And, Or, Not, Calc, True, False, Null,
   Identifier,
-  EqualEqual, NotEqual, LessEqual, GreaterEqual, Less, Greater, Assign,
-  Plus, Minus, Star, Slash, Percent,
+  StrictEquality, EqualEqual, NotEqual, LessGreater, LessEqual, GreaterEqual, Less, Greater, Increment, CompoundAssign, Assign,
+  Plus, Minus, Star, Slash, Percent, AmpAmp, BarBar, Bang,
   Dot, Comma, Colon, LParen, RParen, LBracket, RBracket, LBrace, RBrace,
-  BinaryOperator, PrefixOperator,
+  BinaryOperator, PrefixOperator, AnyAssign, ThenWord, DoWord, KeySeparator,
+  ElseIf, While, Jump, ReportedAssign, PrebuiltExpression, PrebuiltBlock,
 ];
 
-/** The tokens the parser sees: the lexer replaces the two malformed-string kinds before parsing. */
-export const parserTokens: TokenType[] = allTokens.filter((t) => t !== BadString && t !== SingleQuotedString);
+/** Tokens the lexer replaces (or keeps in a side group) before the parser sees the stream. */
+const LEXER_ONLY = new Set([BlockComment, HashComment, Fence, BadString, SingleQuotedString, TemplateString, LeadingDotNumber, Increment]);
+
+/** The tokens the parser sees. */
+export const parserTokens: TokenType[] = allTokens.filter((t) => !LEXER_ONLY.has(t));

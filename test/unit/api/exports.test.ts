@@ -8,6 +8,7 @@ describe('public API exports', () => {
     expect(typeof nuwa.ToolRegistry).toBe('function');
     expect(typeof nuwa.createToolRegistry).toBe('function');
     expect(typeof nuwa.parse).toBe('function');
+    expect(typeof nuwa.extractScript).toBe('function');
     expect(typeof nuwa.NuwaError).toBe('function');
     expect(typeof nuwa.isNuwaError).toBe('function');
     expect(typeof nuwa.Session).toBe('function');

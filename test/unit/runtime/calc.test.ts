@@ -95,7 +95,7 @@ describe('CALC: errors', () => {
 
   it('reports leftover tokens and lexer problems with their column', async () => {
     expect((await failure('PRINT(CALC { formula: "1 + 2 )" })')).message).toMatch(/^formula "1 \+ 2 \)", column 7: unexpected `\)`/);
-    expect((await failure('PRINT(CALC { formula: "a & b", vars: { a: 1, b: 2 } })')).message).toMatch(/^formula "a & b", column 3: unexpected character `&`/);
+    expect((await failure('PRINT(CALC { formula: "a & b", vars: { a: 1, b: 2 } })')).message).toMatch(/^formula "a & b", column 3: use AND instead of `&`/);
     expect((await failure('PRINT(CALC { formula: "a = 1", vars: { a: 1 } })')).message).toMatch(/^formula "a = 1", column 3: `=` is not an operator/);
   });
 

@@ -32,8 +32,10 @@ describe('tokenize: token kinds', () => {
     expect(kinds(words.join(' '))).toEqual(words.map((w) => `${w}:${w}`));
   });
 
-  it('treats lowercase and/or/not and other casings as identifiers', () => {
-    expect(kinds('and or not calc Calc')).toEqual(['Identifier:and', 'Identifier:or', 'Identifier:not', 'Identifier:calc', 'Identifier:Calc']);
+  it('lexes lowercase and/or/not and other casings as identifiers (the mistakes pass decides by position)', () => {
+    expect(kinds('LET x = [and, or, not, calc, Calc]').slice(3).filter((k) => !k.startsWith('Comma'))).toEqual([
+      'LBracket:[', 'Identifier:and', 'Identifier:or', 'Identifier:not', 'Identifier:calc', 'Identifier:Calc', 'RBracket:]',
+    ]);
   });
 
   it('accepts identifiers with underscores and digits after the first character', () => {
@@ -52,7 +54,9 @@ describe('tokenize: token kinds', () => {
   });
 
   it('does not read a leading dot, a trailing dot, hex or a sign as part of a number', () => {
-    expect(kinds('.5')).toEqual(['Dot:.', 'NumberLiteral:5']);
+    expect(tokenize('.5').problems).toEqual([{ line: 1, column: 1, message: 'write 0.5: a number starts with a digit' }]);
+    expect(kinds('.5')).toEqual(['NumberLiteral:0.5']);
+    expect(tokenize('xs.0').problems).toEqual([{ line: 1, column: 3, message: 'to index a list write [0], not .0' }]);
     expect(kinds('1.')).toEqual(['NumberLiteral:1', 'Dot:.']);
     expect(kinds('0x10')).toEqual(['NumberLiteral:0', 'Identifier:x10']);
     expect(kinds('-1 +2')).toEqual(['Minus:-', 'NumberLiteral:1', 'Plus:+', 'NumberLiteral:2']);
@@ -77,13 +81,13 @@ describe('tokenize: token kinds', () => {
   });
 
   it('reads true/false/null only in lowercase', () => {
-    expect(kinds('true false null TRUE False NULL None')).toEqual([
-      'true:true',
-      'false:false',
-      'null:null',
+    expect(kinds('[true, false, null]').filter((k) => !/^(Comma|LBracket|RBracket)/.test(k))).toEqual(['true:true', 'false:false', 'null:null']);
+    // Other spellings are names; bound by the script they stay names, read unbound they are a mistake.
+    expect(kinds('LET TRUE = 1 LET False = 2 LET NULL = 3 LET None = 4 PRINT(None)').filter((k) => /TRUE|False|NULL|None/.test(k))).toEqual([
       'Identifier:TRUE',
       'Identifier:False',
       'Identifier:NULL',
+      'Identifier:None',
       'Identifier:None',
     ]);
     expect(kinds('trueish nullable')).toEqual(['Identifier:trueish', 'Identifier:nullable']);
@@ -124,7 +128,7 @@ describe('tokenize: token kinds', () => {
   });
 
   it('yields no tokens and no problems for empty or comment-only text', () => {
-    expect(tokenize('')).toEqual({ tokens: [], problems: [], maxNesting: 0, tooDeep: false });
+    expect(tokenize('')).toEqual({ tokens: [], problems: [], problemCount: 0, maxNesting: 0, tooDeep: false });
     expect(tokenize('  // only a comment\n').tokens).toEqual([]);
   });
 });
@@ -177,11 +181,7 @@ describe('tokenize: problems', () => {
   });
 
   it.each([
-    ['&', /^unexpected character `&`: use AND/],
-    ['|', /^unexpected character `\|`: use OR/],
-    ['!', /^unexpected character `!`: use NOT for negation \(`!=` means "not equal"\)/],
     [';', /^unexpected character `;`: statements need no separator/],
-    ['#', /^unexpected character `#`: comments start with `\/\/`/],
     ['@', /^unexpected character `@`: names use letters, digits and `_` only/],
   ])('reports the unexpected character %s with its hint and position', (char, message) => {
     const { tokens, problems } = tokenize(`LET a = 1\nIF a ${char} b THEN END`);
@@ -189,6 +189,85 @@ describe('tokenize: problems', () => {
     expect(problems[0]).toMatchObject({ line: 2, column: 6 });
     expect(problems[0]!.message).toMatch(message);
     expect(tokens.map((t) => t.image)).toEqual(['LET', 'a', '=', '1', 'IF', 'a', 'b', 'THEN', 'END']);
+  });
+
+  it.each([
+    ['&&', 'AmpAmp', 'use AND instead of `&&`'],
+    ['&', 'AmpAmp', 'use AND instead of `&`'],
+    ['||', 'BarBar', 'use OR instead of `||`'],
+    ['|', 'BarBar', 'use OR instead of `|`'],
+    ['<>', 'LessGreater', 'use `!=` for "not equal"'],
+  ])('reads %s as an operator with one problem, so the parser goes on', (text, kind, message) => {
+    const { tokens, problems } = tokenize(`LET a = 1\nIF a ${text} b THEN END`);
+    expect(problems).toEqual([{ line: 2, column: 6, message }]);
+    expect(tokens.map((t) => t.tokenType.name)[6]).toBe(kind);
+  });
+
+  it('reads ! as a prefix operator with one problem', () => {
+    const { tokens, problems } = tokenize('IF !(a) THEN END');
+    expect(problems).toEqual([{ line: 1, column: 4, message: 'use NOT instead of `!` (`!=` means "not equal")' }]);
+    expect(tokens[1]!.tokenType.name).toBe('Bang');
+  });
+
+  it('names the variable in the fix for +=, -=, *=, /=, %=', () => {
+    for (const op of ['+', '-', '*', '/', '%']) {
+      expect(tokenize(`LET total ${op}= 2`).problems).toEqual([{ line: 1, column: 11, message: `there is no \`${op}=\`: write LET total = total ${op} ...` }]);
+    }
+    expect(tokenize('count += 1').problems).toEqual([{ line: 1, column: 7, message: 'there is no `+=`: write LET count = count + ...' }]);
+  });
+
+  it('keeps # comments, /* */ comments and markdown fences out of the token stream, one problem each', () => {
+    const { tokens, problems } = tokenize('# note\nLET a = 1 /* a\nb */ LET b = 2 # more');
+    expect(tokens.map((t) => t.image)).toEqual(['LET', 'a', '=', '1', 'LET', 'b', '=', '2']);
+    expect(problems).toEqual([
+      { line: 1, column: 1, message: 'comments start with `//`, not `#`' },
+      { line: 2, column: 11, message: 'comments start with `//` (there are no /* */ comments): put // at the start of each comment line' },
+      { line: 3, column: 16, message: 'comments start with `//`, not `#`' },
+    ]);
+  });
+
+  it('says to remove a #! line and a markdown fence (one problem for all the fences)', () => {
+    expect(tokenize('#!/usr/bin/env nuwa\nPRINT(1)').problems).toEqual([{ line: 1, column: 1, message: 'remove the `#!` line: a script cannot start with one' }]);
+    const fenced = tokenize('```nuwa\nPRINT(1)\n```\n');
+    expect(fenced.tokens.map((t) => t.image)).toEqual(['PRINT', '(', '1', ')']);
+    expect(fenced.problems).toEqual([{ line: 1, column: 1, message: expect.stringMatching(/^the script is wrapped in a markdown fence: remove the ``` lines/) }]);
+  });
+
+  it('says "not a text file" for binary data, once, instead of a problem per byte', () => {
+    const nul = tokenize('LET a = 1\nLET b\u0000\u0001 = 2');
+    expect(nul.tokens).toEqual([]);
+    expect(nul.problems).toEqual([{ line: 2, column: 6, message: 'this is not a text file (it contains NUL bytes): a script is UTF-8 text' }]);
+    const garbage = tokenize('\ufffd\u0001\u0002\ufffdPK\u0003\u0004\ufffd\ufffd');
+    expect(garbage.problems).toEqual([{ line: 1, column: 1, message: 'this is not a text file (it is mostly control characters or bytes that are not UTF-8): a script is UTF-8 text' }]);
+    // A stray control character in real text is an ordinary problem.
+    expect(tokenize('LET a = 1 \u0007').problems).toEqual([{ line: 1, column: 11, message: 'unexpected character `\\x07`' }]);
+  });
+
+  it('reads a /* comment over megabytes of stars without overflowing, and a lone backquote plainly', () => {
+    const stars = tokenize(`/*${'*'.repeat(3_000_000)}\nLET a = 1`);
+    expect(stars.problems).toHaveLength(1);
+    expect(stars.problems[0]!.message).toMatch(/^comments start with `\/\/` \(there are no \/\* \*\/ comments\)/);
+    expect(tokenize('/* a\nb */ LET a = 1').tokens.map((t) => [t.image, t.startLine])).toEqual([['LET', 2], ['a', 2], ['=', 2], ['1', 2]]);
+    expect(tokenize('LET s = `oops').problems).toEqual([{ line: 1, column: 9, message: 'unexpected backquote: strings use double quotes: "like this"' }]);
+  });
+
+  it('keeps the first 50 problems of hopeless text and counts the rest', () => {
+    const { problems, problemCount } = tokenize('~ '.repeat(10_000));
+    expect(problems).toHaveLength(50);
+    expect(problemCount).toBe(10_000);
+  });
+
+  it('lexes a string of megabytes, and an unterminated one, without a stack overflow', () => {
+    const long = tokenize(`LET s = "${'a'.repeat(5_000_000)}"`);
+    expect(long.problems).toEqual([]);
+    expect(long.tokens[3]!.image).toHaveLength(5_000_002);
+    const open = tokenize(`LET s = "${'a\\n'.repeat(1_000_000)}`);
+    expect(open.problems).toEqual([{ line: 1, column: 9, message: 'unterminated string: close it with `"` on the same line (write \\n for a line break)' }]);
+    expect(tokenize(`LET s = '${'a'.repeat(3_000_000)}`).problems[0]!.message).toMatch(/^strings use double quotes: write "a{57}\.\.\."$/);
+    // Millions of escapes: a regular expression would overflow its stack here.
+    expect(tokenize(`"${'\\n'.repeat(2_000_000)}"`).problems).toEqual([]);
+    expect(tokenize(`"${'\\n'.repeat(2_000_000)}\\q"`).problems[0]!.message).toMatch(/^invalid escape `\\q`/);
+    expect(tokenize(`'${"\\'".repeat(2_000_000)}`).problems[0]!.message).toMatch(/^strings use double quotes/);
   });
 
   it('reports an unexpected character without a hint plainly', () => {
@@ -203,7 +282,7 @@ describe('tokenize: problems', () => {
   });
 
   it('lists problems in source order', () => {
-    const { problems } = tokenize("LET b = 'x' & 1e999\n#");
+    const { problems } = tokenize("LET b = 'x' & 1e999\n~");
     expect(problems.map((p) => [p.line, p.column])).toEqual([[1, 9], [1, 13], [1, 15], [2, 1]]);
   });
 });

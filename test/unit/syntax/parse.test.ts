@@ -1,6 +1,7 @@
 // Unit tests for src/syntax/parse.ts (the syntax layer's entry point): the AST of every statement
 // and expression with its positions and `hasCall`, precedence, syntax errors (all of them, in
 // order, with positions and hints), and deep but legal nesting parsed on the worker thread.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type * as A from '../../../src/syntax/ast.js';
 import { isNuwaError, NuwaError } from '../../../src/errors.js';
@@ -453,10 +454,9 @@ describe('parse: syntax errors', () => {
     expect(error.errors).toHaveLength(1);
   });
 
-  it('refuses `=` used as an assignment without LET', () => {
+  it('refuses `=` used as an assignment without LET, and says to write LET', () => {
     const error = syntaxFailure('x = 1');
-    expect([error.line, error.column]).toEqual([1, 3]);
-    expect(error.message).toMatch(/use `==`/);
+    expect(error.errors).toEqual([{ line: 1, column: 1, message: 'to set a variable, write LET x = ...' }]);
   });
 
   it('reports every syntax error of a script in source order, with positions', () => {
@@ -466,7 +466,7 @@ describe('parse: syntax errors', () => {
     expect(error.errors![0]!.message).toBe('expected a variable name after LET but found `=`');
     expect(error.errors![1]!.message).toBe('expected `=` but found `2`');
     expect(error.errors![2]!.message).toBe('expected a loop variable name after FOR but found `IN`');
-    expect(error.errors![3]!.message).toMatch(/^expected an expression .* but found the end of the script$/);
+    expect(error.errors![3]!.message).toBe('the FOR opened on line 3 has no END');
     expect(error.message).toBe('expected a variable name after LET but found `=` (and 3 more syntax errors)');
     expect([error.line, error.column]).toEqual([1, 5]);
   });
@@ -481,7 +481,7 @@ describe('parse: syntax errors', () => {
   it('reports a stray END and keeps parsing: a later error still shows', () => {
     const error = syntaxFailure('PRINT(1)\nEND\nLET = 2');
     expect(error.errors).toHaveLength(2);
-    expect(error.errors![0]).toEqual({ line: 2, column: 1, message: 'unexpected `END`: there is no open IF or FOR for this `END` to close' });
+    expect(error.errors![0]).toEqual({ line: 2, column: 1, message: 'unexpected `END`: no IF, FOR or WHILE is open here; remove it' });
     expect(error.errors![1]).toMatchObject({ line: 3, column: 5 });
     expect(error.message).toMatch(/\(and 1 more syntax error\)$/);
   });
@@ -510,7 +510,7 @@ describe('parse: syntax errors', () => {
 
   it('points a missing END at the end of the script just after the last token', () => {
     const error = syntaxFailure('IF true THEN\n  PRINT(1)\n\n');
-    expect(error.errors).toEqual([{ line: 2, column: 11, message: 'expected `END` but found the end of the script' }]);
+    expect(error.errors).toEqual([{ line: 2, column: 11, message: 'the IF opened on line 1 has no END' }]);
   });
 
   it('points a missing closing bracket after the last token', () => {
@@ -648,10 +648,34 @@ describe('parse: deep nesting', () => {
   });
 });
 
+describe('parse: text full of other languages\' habits', () => {
+  it('always ends in a Program or positioned, worded problems, never a crash', () => {
+    const word = fc.constantFrom(
+      'IF', 'THEN', 'ELSE', 'END', 'FOR', 'IN', 'DO', 'LET', 'x', 'y', '=', '==', '1', '.5', '"s"', "'q'", '(', ')', '[', ']', '{', '}', ':', ',',
+      '+', '-', 'NOT', '!', '&&', '||', 'CALL', 't', 'CALC', 'ELSEIF', 'elif', 'WHILE', 'while', 'RETURN', 'BREAK', 'if', 'then', 'else', 'end',
+      'for', 'in', 'do', 'let', 'and', 'or', 'not', 'call', '.', '\n', '\n  ', 'print', 'PRINT', 'True', 'None', '+=', '<>', '===', '++',
+      '#c\n', '/* c */', '```', '`t`', 'f"x"', 'x.y', 'LEN(', 'get_weather', 'END IF', 'ENDIF', 'x = 2',
+    );
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 80 }), (words) => {
+        const outcome = parseProblems(words.join(' '));
+        if ('program' in outcome) return;
+        expect(outcome.problems.length).toBeGreaterThan(0);
+        for (const problem of outcome.problems) {
+          expect(problem.line).toBeGreaterThanOrEqual(1);
+          expect(problem.column).toBeGreaterThanOrEqual(1);
+          expect(problem.message).not.toMatch(/undefined|\[object|NaN|function \w*\(/);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
 describe('parseProblems and syntaxError', () => {
   it('returns problems instead of throwing', () => {
-    expect(parseProblems('LET', { allowWorker: false })).toEqual({ problems: [{ line: 1, column: 4, message: 'expected a variable name after LET but found the end of the script' }] });
-    expect(parseProblems('LET a = 1', { allowWorker: false })).toMatchObject({ program: { type: 'Program', body: [{ type: 'Let', name: 'a' }] } });
+    expect(parseProblems('LET')).toEqual({ problems: [{ line: 1, column: 4, message: 'expected a variable name after LET but found the end of the script' }], problemCount: 1 });
+    expect(parseProblems('LET a = 1')).toMatchObject({ program: { type: 'Program', body: [{ type: 'Let', name: 'a' }] } });
   });
 
   it('builds one SyntaxError from a list of problems', () => {

@@ -14,14 +14,14 @@ describe('parseTokens', () => {
   });
 
   it('returns no statements for no tokens', () => {
-    expect(parseTokens([])).toEqual({ body: [], problems: [] });
+    expect(parseTokens([])).toEqual({ body: [], problems: [], notes: [] });
   });
 
   it('reports a leftover token and resumes after it', () => {
     const { problems } = parseTokens(tokens('PRINT(1) ) PRINT(2) END LET'));
     expect(problems).toEqual([
       { line: 1, column: 10, message: 'unexpected `)`: no `(` is open here' },
-      { line: 1, column: 21, message: 'unexpected `END`: there is no open IF or FOR for this `END` to close' },
+      { line: 1, column: 21, message: 'unexpected `END`: there is no open IF, FOR or WHILE for this `END` to close' },
       { line: 1, column: 28, message: 'expected a variable name after LET but found the end of the script' },
     ]);
   });
@@ -39,21 +39,25 @@ describe('parseTokens', () => {
     expect(parseTokens(tokens(':')).problems).toEqual([{ line: 1, column: 1, message: 'unexpected `:`: expected a statement (LET, IF, FOR, CALL or an expression)' }]);
   });
 
-  it('adds a name hint to `=` used as an operator after a lowercase keyword', () => {
-    const { problems } = parseTokens(tokens('let x = 1'));
-    expect(problems).toEqual([
-      { line: 1, column: 7, message: '`=` is not an operator: use `==` to compare, or LET name = value to assign: keywords are uppercase: write `LET`' },
-    ]);
+  it('parses what the mistakes pass recognised as the structure the author meant, with no problem of its own', () => {
+    for (const source of ['let x = 1', 'WHILE x DO END', 'IF a THEN ELSEIF b THEN PRINT(1) END', 'if a then PRINT(1) end', 'RETURN x', 'FOR k, v IN o DO END']) {
+      const { body } = parseTokens(tokens(source));
+      expect(body.length, source).toBe(1);
+    }
+    expect(parseTokens(tokens('let x = 1')).body[0]).toMatchObject({ type: 'Let', name: 'x' });
+    expect(parseTokens(tokens('if a then PRINT(1) end')).body[0]).toMatchObject({ type: 'If', condition: { name: 'a' } });
   });
 
-  it('adds a literal hint at an uppercase literal', () => {
-    const { problems } = parseTokens(tokens('LET a = [1 None]'));
-    expect(problems[0]).toEqual({ line: 1, column: 12, message: 'expected `]` but found `None`: literals are lowercase: write `null`' });
+  it('adds a name hint to an error next to a name from another language', () => {
+    const { problems } = parseTokens(tokens('LET x = [1 ELSEIF]'));
+    expect(problems[0]).toEqual({ line: 1, column: 12, message: 'expected `]` but found `ELSEIF`: there is no ELSEIF: write ELSE IF ... END, each IF with its own END' });
   });
 
-  it('adds a construct hint for WHILE', () => {
-    const { problems } = parseTokens(tokens('WHILE x DO END'));
-    expect(problems[0]).toEqual({ line: 1, column: 9, message: 'unexpected `DO`: `DO` belongs after FOR x IN list: there is no WHILE loop: use FOR x IN list DO ... END' });
+  it('collects certain run-time mistakes in valid syntax as notes', () => {
+    const { problems, notes } = parseTokens(tokens('print(1)\nLET n = len([1])\nPRINT(LEN([1]))'));
+    expect(problems).toEqual([]);
+    expect(notes.map((n) => [n.line, n.column])).toEqual([[1, 1], [2, 9]]);
+    expect(notes[0]!.message).toMatch(/^there is no function `print`: built-in names are uppercase: write `PRINT`/);
   });
 
   it('is reusable: a failed parse does not leak problems into the next one', () => {
@@ -90,7 +94,7 @@ describe('parseExpressionTokens', () => {
   });
 
   it('reports `=` as an operator', () => {
-    const { problems } = parseExpressionTokens(tokens('a = 1'));
+    const { problems } = parseExpressionTokens(tokenize('a = 1', { expression: true }).tokens);
     expect(problems).toEqual([{ line: 1, column: 3, message: '`=` is not an operator: use `==` to compare, or LET name = value to assign' }]);
   });
 });

@@ -12,7 +12,7 @@ import { buildExpression, type OperandParts } from '../../../src/syntax/preceden
  * would hand over, the way the grammar does: prefix* operand (binary prefix* operand)*.
  */
 function build(source: string, report: (problem: SyntaxProblem, token: IToken) => void = () => {}): A.Expression {
-  const tokens = tokenize(source).tokens;
+  const tokens = tokenize(source, { expression: true }).tokens;
   const parts: OperandParts[] = [];
   const operators: IToken[] = [];
   let prefixes: IToken[] = [];

@@ -1,0 +1,502 @@
+// The grammar: tokens → AST, with Chevrotain. One parser instance, analysed once at module load and
+// reused (parser.ts drives it). Error recovery is on so that one parse reports every syntax error;
+// the AST of a script with errors is thrown away, so recovery only has to keep the actions from
+// crashing.
+//
+// Besides LANGUAGE.md §3–4 the grammar accepts the shapes of a few other languages' constructs
+// (ELSEIF chains, WHILE, RETURN, `FOR k, v IN`, `x.f()`, `CALL t(...)`, `{ k = v }`, `:` for THEN) so
+// that each yields one precise problem and the rest of the script is still checked.
+import { EmbeddedActionsParser, type IOrAlt, type IToken } from './chevrotain.js';
+import type * as A from './ast.js';
+import { buildExpression, type OperandParts } from './precedence.js';
+import * as T from './tokens.js';
+import { errorMessages } from './messages.js';
+import { expressionName, methodCallHint } from './hints.js';
+import { unknownFunctionMessage } from '../runtime/hints.js';
+import type { SyntaxProblem } from '../errors.js';
+
+// Tokens inserted by error recovery have no position; the AST is discarded in that case anyway.
+const lineOf = (token: IToken): number => token.startLine ?? 0;
+const columnOf = (token: IToken): number => token.startColumn ?? 0;
+
+const numberValue = (token: IToken): number => Number(token.image);
+const trueValue = (): boolean => true;
+const falseValue = (): boolean => false;
+const nullValue = (): null => null;
+
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** The value of a string literal. Not JSON.parse: a raw tab is legal in a Nuwa string. */
+function stringValue(token: IToken): string {
+  if (token.isInsertedInRecovery || token.image.length < 2) return '';
+  const body = token.image.slice(1, -1);
+  if (!body.includes('\\')) return body;
+  return body.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, escape: string) => (escape.length === 5 ? String.fromCharCode(parseInt(escape.slice(1), 16)) : (ESCAPES[escape] ?? escape)));
+}
+
+const placeholder = (): A.Literal => ({ type: 'Literal', value: null, line: 0, column: 0, hasCall: false });
+// What a rule yields when error recovery gives up on it: every rule has one, so no action ever
+// meets `undefined` (the AST of a script with errors is discarded anyway).
+/** A placeholder typed as whatever a rule yields: only its position-less shape is ever looked at. */
+const standIn = <T>(make: () => A.Node): (() => T) => make as unknown as () => T;
+const emptyObject = (): A.ObjectExpression => ({ type: 'Object', properties: [], line: 0, column: 0, hasCall: false });
+const placeholderStatement = (): A.ExpressionStatement => ({ type: 'ExpressionStatement', expression: placeholder(), line: 0, column: 0, hasCall: false });
+
+export const MAX_REPETITION_RECOVERIES = 50;
+
+/** A token that stands for an already parsed piece of a deep script (stage.ts). */
+export interface PrebuiltToken<P> extends IToken {
+  payload: P;
+  /** The last token of the text it stands for: "after the last token" means after this one. */
+  last: IToken;
+}
+
+/** The name an expression is written as, for messages: `items`, `order.total`; else `fallback`. */
+const nameOf = (node: A.Expression, fallback: string): string => expressionName(node, fallback);
+
+export class NuwaParser extends EmbeddedActionsParser {
+  /** Problems the grammar cannot express, found by the actions (duplicate keys, `=` as an operator...). */
+  extraProblems: Array<{ problem: SyntaxProblem; token?: IToken }> = [];
+  /**
+   * Certain run-time mistakes that are valid syntax (`print(x)`: there is no such function). They
+   * are reported with the syntax errors when there are some, so one retry fixes everything; a script
+   * without syntax errors runs and meets them as run-time errors.
+   */
+  notes: SyntaxProblem[] = [];
+  private readonly reportProblem = (problem: SyntaxProblem, token: IToken) => void this.extraProblems.push({ problem, token });
+  private report(token: IToken, message: string): void {
+    if (token.isInsertedInRecovery || token.startLine === undefined || Number.isNaN(token.startLine)) return;
+    this.extraProblems.push({ problem: { line: token.startLine, column: token.startColumn!, message } });
+  }
+
+  /** In-repetition recoveries left in this parse (see the constructor). */
+  repetitionRecoveries = MAX_REPETITION_RECOVERIES;
+
+  constructor() {
+    super(T.parserTokens, { recoveryEnabled: true, maxLookahead: 2, errorMessageProvider: errorMessages });
+    // When a token cannot continue a repetition (a stray `)` among statements), Chevrotain skips ahead
+    // and resumes the repetition by calling itself again, and works out the follow set anew each
+    // time: text with thousands of stray tokens took minutes and then overflowed the stack. After a
+    // few such recoveries, let the repetition end instead; parser.ts reports the leftover token and
+    // resumes after it, a bounded number of times.
+    const engine = this as unknown as { attemptInRepetitionRecovery: (...args: unknown[]) => void };
+    const recover = engine.attemptInRepetitionRecovery;
+    engine.attemptInRepetitionRecovery = (...args: unknown[]) => {
+      if (this.repetitionRecoveries <= 0) return;
+      this.repetitionRecoveries--;
+      recover.apply(this, args);
+    };
+    this.performSelfAnalysis();
+  }
+
+  script = this.RULE('script', (): A.Statement[] => {
+    const body: A.Statement[] = [];
+    this.MANY(() => {
+      body.push(this.SUBRULE(this.statement));
+    });
+    return body;
+  }, { recoveryValueFunc: () => [] });
+
+  // Chevrotain calls OR with an array of alternatives; building that array (and its closures) on
+  // every call was a third of the parse time in garbage collection. The alternatives below capture
+  // no per-call state, so each array is built once, with the parser.
+  private readonly statementAlternatives: Array<IOrAlt<A.Statement>> = [
+    { ALT: () => this.SUBRULE(this.letStatement) },
+    { ALT: () => this.SUBRULE(this.ifStatement) },
+    { ALT: () => this.SUBRULE(this.forStatement) },
+    {
+      ALT: () => {
+        const expression = this.SUBRULE(this.expression);
+        return this.ACTION(
+          (): A.ExpressionStatement => ({ type: 'ExpressionStatement', expression, line: expression.line, column: expression.column, hasCall: expression.hasCall }),
+        );
+      },
+    },
+    { ALT: () => this.SUBRULE(this.whileStatement) },
+    { ALT: () => this.SUBRULE(this.jumpStatement) },
+  ];
+
+  statement = this.RULE('statement', (): A.Statement => this.OR(this.statementAlternatives), { recoveryValueFunc: placeholderStatement });
+
+  letStatement = this.RULE('letStatement', (): A.LetStatement => {
+    const keyword = this.CONSUME(T.Let);
+    const name = this.CONSUME(T.Identifier);
+    // `LET item.price = 2`: a LET sets a whole variable.
+    let target: IToken | undefined;
+    this.MANY(() => {
+      const first = this.OR([
+        {
+          ALT: () => {
+            const dot = this.CONSUME(T.Dot);
+            this.CONSUME2(T.Identifier);
+            return dot;
+          },
+        },
+        {
+          ALT: () => {
+            const bracket = this.CONSUME(T.LBracket);
+            this.SUBRULE2(this.expression);
+            this.CONSUME(T.RBracket);
+            return bracket;
+          },
+        },
+      ]);
+      target ??= first;
+    });
+    this.CONSUME(T.AnyAssign); // `+=` and friends are reported by the lexer
+    const value = this.SUBRULE(this.expression);
+    return this.ACTION(() => {
+      if (target) this.report(target, `LET sets a whole variable: lists and objects cannot be changed in place, so build a new one (LET ${name.image} = { ... } or APPEND(...))`);
+      return { type: 'Let', name: name.image, value, line: lineOf(keyword), column: columnOf(keyword), hasCall: value.hasCall };
+    });
+  }, { recoveryValueFunc: standIn<A.LetStatement>(placeholderStatement) });
+
+  /** THEN, or `:` as Python writes it (reported). */
+  private reportThen(token: IToken, keyword: string): void {
+    if (token.tokenType === T.Colon) this.report(token, `write THEN after the ${keyword} condition, not \`:\``);
+  }
+
+  ifStatement = this.RULE('ifStatement', (): A.IfStatement => {
+    const keyword = this.CONSUME(T.If);
+    const condition = this.SUBRULE(this.expression);
+    const then = this.CONSUME(T.ThenWord);
+    const consequent = this.SUBRULE(this.block);
+    // ELSEIF/ELIF chains (reported by the mistakes pass) share the one END, as their authors meant.
+    const chain: Array<{ keyword: IToken; condition: A.Expression; body: A.Statement[] }> = [];
+    this.MANY(() => {
+      const elseIf = this.CONSUME(T.ElseIf);
+      const elseIfCondition = this.SUBRULE2(this.expression);
+      this.CONSUME2(T.ThenWord);
+      chain.push({ keyword: elseIf, condition: elseIfCondition, body: this.SUBRULE2(this.block) });
+    });
+    let alternate: A.Statement[] | null = null;
+    this.OPTION(() => {
+      this.CONSUME(T.Else);
+      this.OPTION2(() => this.report(this.CONSUME3(T.Colon), 'write ELSE alone, without `:`'));
+      alternate = this.SUBRULE3(this.block);
+    });
+    this.CONSUME(T.End);
+    return this.ACTION(() => {
+      this.reportThen(then, 'IF');
+      for (let i = chain.length - 1; i >= 0; i--) {
+        const link = chain[i]!;
+        alternate = [ifNode(link.keyword, link.condition, link.body, alternate)];
+      }
+      return ifNode(keyword, condition, consequent, alternate);
+    });
+  }, { recoveryValueFunc: standIn<A.IfStatement>(placeholderStatement) });
+
+  forStatement = this.RULE('forStatement', (): A.ForStatement => {
+    const keyword = this.CONSUME(T.For);
+    const variable = this.CONSUME(T.Identifier);
+    let second: IToken | undefined;
+    this.OPTION(() => {
+      this.CONSUME(T.Comma);
+      second = this.CONSUME2(T.Identifier);
+    });
+    this.CONSUME(T.In);
+    const iterable = this.SUBRULE(this.expression);
+    const doWord = this.CONSUME(T.DoWord);
+    const body = this.SUBRULE(this.block);
+    this.CONSUME(T.End);
+    return this.ACTION(() => {
+      if (doWord.tokenType === T.Colon) this.report(doWord, 'write DO after FOR x IN list, not `:`');
+      if (doWord.tokenType === T.Then) this.report(doWord, 'a FOR loop is FOR x IN list DO ... END: write DO, not THEN');
+      if (second) {
+        const object = nameOf(iterable, 'obj');
+        this.report(second, `FOR takes one loop variable: to go over an object write FOR ${variable.image} IN KEYS(${object}) DO ... and read ${object}[${variable.image}]`);
+      }
+      return {
+        type: 'For',
+        variable: variable.image,
+        iterable,
+        body,
+        line: lineOf(keyword), column: columnOf(keyword),
+        hasCall: iterable.hasCall || anyCall(body),
+      };
+    });
+  }, { recoveryValueFunc: standIn<A.ForStatement>(placeholderStatement) });
+
+  /** WHILE cond DO ... END (reported by the mistakes pass); parsed so its body is still checked. */
+  whileStatement = this.RULE('whileStatement', (): A.Statement => {
+    this.CONSUME(T.While);
+    this.SUBRULE(this.expression);
+    this.OPTION(() => this.CONSUME(T.DoWord));
+    this.SUBRULE(this.block);
+    this.CONSUME(T.End);
+    return placeholderStatement();
+  }, { recoveryValueFunc: placeholderStatement });
+
+  /** BREAK, CONTINUE, RETURN [value] (reported by the mistakes pass). */
+  jumpStatement = this.RULE('jumpStatement', (): A.Statement => {
+    const jump = this.CONSUME(T.Jump);
+    this.OPTION({ GATE: () => this.LA(1).startLine === jump.startLine, DEF: () => this.SUBRULE(this.expression) });
+    return placeholderStatement();
+  }, { recoveryValueFunc: placeholderStatement });
+
+  block = this.RULE('block', (): A.Statement[] => {
+    let body: A.Statement[] = [];
+    this.OPTION(() => {
+      const prebuilt = this.CONSUME(T.PrebuiltBlock) as PrebuiltToken<A.Statement[]>;
+      this.ACTION(() => (body = prebuilt.payload.slice()));
+    });
+    this.MANY(() => {
+      body.push(this.SUBRULE(this.statement));
+    });
+    return body;
+  }, { recoveryValueFunc: () => [] });
+
+  expression = this.RULE(
+    'expression',
+    (): A.Expression => {
+      const parts: OperandParts[] = [this.SUBRULE(this.operand)];
+      const operators: IToken[] = [];
+      this.MANY(() => {
+        operators.push(this.CONSUME(T.BinaryOperator));
+        parts.push(this.SUBRULE2(this.operand));
+      });
+      return this.ACTION(() => (parts.length === 1 && parts[0]!.prefixes.length === 0 ? parts[0]!.operand : buildExpression(parts, operators, this.reportProblem)));
+    },
+    { recoveryValueFunc: placeholder },
+  );
+
+  operand = this.RULE(
+    'operand',
+    (): OperandParts => {
+      const prefixes: IToken[] = [];
+      this.MANY(() => {
+        prefixes.push(this.CONSUME(T.PrefixOperator));
+      });
+      let operand = this.SUBRULE(this.primary);
+      this.MANY2(() => {
+        const suffix = this.OR(this.postfixAlternatives);
+        const object = operand;
+        operand = this.ACTION((): A.Expression => {
+          if (suffix.method) this.report(suffix.token, methodCallHint(nameOf(object, 'x'), suffix.token.image));
+          return suffix.index === undefined
+            ? { type: 'Member', object, property: suffix.token.image, line: lineOf(suffix.token), column: columnOf(suffix.token), hasCall: object.hasCall }
+            : { type: 'Index', object, index: suffix.index, line: lineOf(suffix.token), column: columnOf(suffix.token), hasCall: object.hasCall || suffix.index.hasCall };
+        });
+      });
+      return { prefixes, operand };
+    },
+    { recoveryValueFunc: () => ({ prefixes: [], operand: placeholder() }) },
+  );
+
+  /** `.name` (token: the name), `.name(...)` (a method call: a problem), or `[index]` (token: the bracket). */
+  private readonly postfixAlternatives: Array<IOrAlt<{ token: IToken; index?: A.Expression; method?: true }>> = [
+    {
+      ALT: () => {
+        this.CONSUME(T.Dot);
+        const token = this.CONSUME(T.Identifier);
+        let method: true | undefined;
+        this.OPTION(() => {
+          this.SUBRULE(this.argumentList);
+          method = true;
+        });
+        return { token, method };
+      },
+    },
+    {
+      ALT: () => {
+        const token = this.CONSUME(T.LBracket);
+        const index = this.SUBRULE(this.expression);
+        this.CONSUME(T.RBracket);
+        return { token, index };
+      },
+    },
+  ];
+
+  private readonly primaryAlternatives: Array<IOrAlt<A.Expression>> = [
+    { ALT: () => this.literal(this.CONSUME(T.NumberLiteral), numberValue) },
+    { ALT: () => this.literal(this.CONSUME(T.StringLiteral), stringValue) },
+    { ALT: () => this.literal(this.CONSUME(T.True), trueValue) },
+    { ALT: () => this.literal(this.CONSUME(T.False), falseValue) },
+    { ALT: () => this.literal(this.CONSUME(T.Null), nullValue) },
+    { ALT: () => this.SUBRULE(this.nameOrFunctionCall) },
+    {
+      ALT: () => {
+        this.CONSUME(T.LParen);
+        const inner = this.SUBRULE(this.expression);
+        this.CONSUME(T.RParen);
+        return inner;
+      },
+    },
+    { ALT: () => this.SUBRULE(this.listLiteral) },
+    { ALT: () => this.SUBRULE(this.objectLiteral) },
+    { ALT: () => this.SUBRULE(this.callExpression) },
+    { ALT: () => this.SUBRULE(this.calcExpression) },
+    {
+      ALT: () => {
+        const prebuilt = this.CONSUME(T.PrebuiltExpression) as PrebuiltToken<A.Expression>;
+        return this.ACTION(() => prebuilt.payload);
+      },
+    },
+  ];
+
+  primary = this.RULE('primary', (): A.Expression => this.OR(this.primaryAlternatives), { recoveryValueFunc: placeholder });
+
+  private literal(token: IToken, value: (token: IToken) => A.Literal['value']): A.Literal {
+    return this.ACTION(() => ({ type: 'Literal', value: value(token), line: lineOf(token), column: columnOf(token), hasCall: false }));
+  }
+
+  /** `( a, b, ... )` */
+  argumentList = this.RULE('argumentList', (): A.Expression[] => {
+    const args: A.Expression[] = [];
+    this.CONSUME(T.LParen);
+    this.MANY_SEP({ SEP: T.Comma, DEF: () => args.push(this.SUBRULE(this.expression)) });
+    this.CONSUME(T.RParen);
+    return args;
+  }, { recoveryValueFunc: () => [] });
+
+  nameOrFunctionCall = this.RULE('nameOrFunctionCall', (): A.Variable | A.FunctionCall => {
+    const name = this.CONSUME(T.Identifier);
+    let args: A.Expression[] | undefined;
+    this.OPTION(() => {
+      args = this.SUBRULE(this.argumentList);
+    });
+    return this.ACTION(() => {
+      if (args === undefined) return { type: 'Variable', name: name.image, line: lineOf(name), column: columnOf(name), hasCall: false };
+      // Every built-in is uppercase: a call of any other name cannot succeed.
+      if (name.image !== name.image.toUpperCase() && !name.isInsertedInRecovery) this.notes.push({ line: lineOf(name), column: columnOf(name), message: unknownFunctionMessage(name.image) });
+      return { type: 'FunctionCall', name: name.image, arguments: args, line: lineOf(name), column: columnOf(name), hasCall: anyCall(args) };
+    });
+  }, { recoveryValueFunc: standIn<A.Variable>(placeholder) });
+
+  listLiteral = this.RULE('listLiteral', (): A.ListExpression => {
+    const bracket = this.CONSUME(T.LBracket);
+    const elements: A.Expression[] = [];
+    this.OPTION(() => {
+      elements.push(this.SUBRULE(this.expression));
+      this.MANY(() => {
+        this.CONSUME(T.Comma);
+        elements.push(this.SUBRULE2(this.expression));
+      });
+      this.OPTION2(() => this.CONSUME2(T.Comma)); // trailing comma
+    });
+    this.CONSUME(T.RBracket);
+    return this.ACTION(() => ({ type: 'List', elements, line: lineOf(bracket), column: columnOf(bracket), hasCall: anyCall(elements) }));
+  }, { recoveryValueFunc: standIn<A.ListExpression>(placeholder) });
+
+  objectLiteral = this.RULE('objectLiteral', (): A.ObjectExpression => {
+    const brace = this.CONSUME(T.LBrace);
+    const properties = this.SUBRULE(this.properties);
+    this.CONSUME(T.RBrace);
+    return this.ACTION(() => {
+      this.checkDuplicateKeys(properties);
+      return { type: 'Object', properties, line: lineOf(brace), column: columnOf(brace), hasCall: anyCall(properties) };
+    });
+  }, { recoveryValueFunc: emptyObject });
+
+  /** `key: value, ...` with an optional trailing comma. */
+  properties = this.RULE('properties', (): A.Property[] => {
+    const properties: A.Property[] = [];
+    this.OPTION(() => {
+      properties.push(this.SUBRULE(this.property));
+      this.MANY(() => {
+        this.CONSUME(T.Comma);
+        properties.push(this.SUBRULE2(this.property));
+      });
+      this.OPTION2(() => this.CONSUME2(T.Comma)); // trailing comma
+    });
+    return properties;
+  }, { recoveryValueFunc: () => [] });
+
+  private readonly keyAlternatives: Array<IOrAlt<IToken>> = [{ ALT: () => this.CONSUME(T.Identifier) }, { ALT: () => this.CONSUME(T.StringLiteral) }];
+
+  property = this.RULE(
+    'property',
+    (): A.Property => {
+      const key = this.OR(this.keyAlternatives);
+      const separator = this.CONSUME(T.KeySeparator);
+      const value = this.SUBRULE(this.expression);
+      return this.ACTION(() => {
+        if (separator.tokenType === T.Assign) this.report(separator, `object keys are followed by \`:\`: write ${key.image}: ...`);
+        return {
+          type: 'Property',
+          key: key.tokenType === T.StringLiteral ? stringValue(key) : key.image,
+          value,
+          line: lineOf(key), column: columnOf(key),
+          hasCall: value.hasCall,
+        };
+      });
+    },
+    { recoveryValueFunc: (): A.Property => ({ type: 'Property', key: '', value: placeholder(), line: 0, column: 0, hasCall: false }) },
+  );
+
+  callExpression = this.RULE('callExpression', (): A.CallExpression => {
+    const keyword = this.CONSUME(T.Call);
+    const names = [this.CONSUME(T.Identifier).image];
+    this.MANY(() => {
+      this.CONSUME(T.Dot);
+      names.push(this.CONSUME2(T.Identifier).image);
+    });
+    const args = this.OR([
+      { ALT: () => this.SUBRULE(this.objectLiteral) },
+      {
+        // CALL t(city: "Oslo"): parentheses instead of braces.
+        ALT: () => {
+          const paren = this.CONSUME(T.LParen);
+          this.MANY_SEP({
+            SEP: T.Comma,
+            DEF: () =>
+              this.OR2([
+                {
+                  // `name: value` or `name = value`; tried first, so `x = 1` here is a keyword argument
+                  IGNORE_AMBIGUITIES: true,
+                  ALT: () => {
+                    this.CONSUME3(T.Identifier);
+                    this.CONSUME(T.KeySeparator);
+                    this.SUBRULE(this.expression);
+                  },
+                },
+                { ALT: () => this.SUBRULE2(this.expression) },
+              ]),
+          });
+          this.CONSUME(T.RParen);
+          this.report(paren, `CALL takes its arguments in braces: write CALL ${names.join('.')} { name: value, ... }`);
+          return { type: 'Object', properties: [], line: lineOf(paren), column: columnOf(paren), hasCall: false } as A.ObjectExpression;
+        },
+      },
+    ]);
+    return this.ACTION(() => ({ type: 'Call', tool: names.join('.'), arguments: args, line: lineOf(keyword), column: columnOf(keyword), hasCall: true }));
+  }, { recoveryValueFunc: standIn<A.CallExpression>(placeholder) });
+
+  calcExpression = this.RULE('calcExpression', (): A.CalcExpression => {
+    const keyword = this.CONSUME(T.Calc);
+    const args = this.SUBRULE(this.objectLiteral);
+    return this.ACTION(() => ({ type: 'Calc', arguments: args, line: lineOf(keyword), column: columnOf(keyword), hasCall: args.hasCall }));
+  }, { recoveryValueFunc: standIn<A.CalcExpression>(placeholder) });
+
+  private checkDuplicateKeys(properties: A.Property[]): void {
+    if (properties.length < 2) return;
+    const seen = new Set<string>();
+    for (const property of properties) {
+      if (property.line === 0) continue; // a placeholder from error recovery
+      if (seen.has(property.key)) {
+        this.extraProblems.push({
+          problem: { line: property.line, column: property.column, message: `duplicate key "${property.key}" in object literal: each key may appear once` },
+        });
+      }
+      seen.add(property.key);
+    }
+  }
+}
+
+function ifNode(keyword: IToken, condition: A.Expression, consequent: A.Statement[], alternate: A.Statement[] | null): A.IfStatement {
+  return {
+    type: 'If',
+    condition,
+    consequent,
+    alternate,
+    line: lineOf(keyword), column: columnOf(keyword),
+    hasCall: condition.hasCall || anyCall(consequent) || (alternate !== null && anyCall(alternate)),
+  };
+}
+
+function anyCall(nodes: readonly A.NodeBase[]): boolean {
+  for (const node of nodes) if (node?.hasCall) return true;
+  return false;
+}
+
+export const parser = new NuwaParser();

@@ -1,0 +1,295 @@
+// The mistakes pass: one walk over the token stream that recognises what other languages taught the
+// author (lowercase keywords, ELSEIF, WHILE, RETURN, True/None, `x = 1` without LET, PRINT without
+// parentheses, a tool named without CALL) where it stands, reports one problem for each, and
+// rewrites the stream so the grammar parses the structure the author meant: `if x then ... end` is
+// an IF, so nothing after it cascades.
+//
+// Whether a word is a mistake is decided by its position, because these words are also legal names
+// (LANGUAGE.md §1: lowercase `let` is an identifier). A lowercase keyword counts as a keyword only
+// where a name could not sensibly stand: `end` closes a block only at the start of a statement while
+// a block is open, `and` joins two operands, `let` starts `let x = ...`. After `.`, after LET or FOR,
+// as an object key, or anywhere inside an expression, the same word stays a name: `range.end`,
+// `{ end: 5 }`, `LET end = 3`, `SLICE(xs, 0, end)`. True, None and their kin are reported only when
+// the script never binds that name itself.
+import type { IToken, TokenType } from './chevrotain.js';
+import * as T from './tokens.js';
+import { callToolHint, constructHint, keywordCaseHint, literalHint, MISTAKE_WORDS, printHint } from './hints.js';
+import type { ProblemList } from './problems.js';
+
+// Open blocks, as the pass sees them: which part of the block the walk is in.
+const enum Part {
+  IfCondition,
+  IfBody,
+  ForHead,
+  ForIterable,
+  LoopBody,
+  WhileCondition,
+}
+
+const index = (types: TokenType[]): boolean[] => {
+  const table: boolean[] = [];
+  for (const type of types) table[type.tokenTypeIdx!] = true;
+  return table;
+};
+
+const ENDS_OPERAND = index([T.Identifier, T.NumberLiteral, T.StringLiteral, T.True, T.False, T.Null, T.RParen, T.RBracket, T.RBrace]);
+const STARTS_OPERAND = index([
+  T.Identifier, T.NumberLiteral, T.StringLiteral, T.True, T.False, T.Null, T.LParen, T.LBracket, T.LBrace,
+  T.Not, T.Bang, T.Minus, T.Plus, T.Call, T.Calc,
+]);
+/** After these a new statement starts. */
+const BEFORE_STATEMENT = index([T.Then, T.Else, T.Do, T.End, T.Colon]);
+/** Statement keywords: seeing one inside brackets means a bracket was left open. */
+const STATEMENT_KEYWORDS = index([T.Let, T.If, T.For, T.End, T.Else, T.Then, T.Do]);
+const OPENS = index([T.LParen, T.LBracket, T.LBrace]);
+const CLOSES = index([T.RParen, T.RBracket, T.RBrace]);
+const ASSIGNS = index([T.Assign, T.CompoundAssign]);
+/** Where an operand (a value) is expected, before a name that then reads as a value. */
+const VALUE_BEFORE = index([T.Assign, T.LParen, T.Comma, T.Colon, T.LBracket]);
+
+const IDENTIFIER = T.Identifier.tokenTypeIdx!;
+const END = T.End.tokenTypeIdx!;
+/** Tokens that change the structure the pass follows (trackStructure). */
+const STRUCTURAL = index([
+  T.LParen, T.LBracket, T.LBrace, T.RParen, T.RBracket, T.RBrace, T.Let, T.If, T.For, T.End, T.Else, T.Then, T.Do,
+  T.ElseIf, T.Colon, T.In, T.While,
+]);
+
+const KEYWORD_TYPES: ReadonlyMap<string, TokenType> = new Map([
+  ['LET', T.Let], ['CALL', T.Call], ['IF', T.If], ['THEN', T.Then], ['ELSE', T.Else], ['END', T.End], ['FOR', T.For],
+  ['IN', T.In], ['DO', T.Do], ['AND', T.And], ['OR', T.Or], ['NOT', T.Not], ['CALC', T.Calc],
+]);
+const LITERAL_TYPES: ReadonlyMap<string, TokenType> = new Map([['true', T.True], ['false', T.False], ['null', T.Null]]);
+
+export function retype(token: IToken, tokenType: TokenType, image = token.image): IToken {
+  return { ...token, tokenType, tokenTypeIdx: tokenType.tokenTypeIdx!, image };
+}
+
+const is = (token: IToken | undefined, type: TokenType): boolean => token !== undefined && token.tokenTypeIdx === type.tokenTypeIdx;
+const isIdentifier = (token: IToken | undefined): boolean => is(token, T.Identifier);
+const sameLine = (a: IToken, b: IToken | undefined): boolean => b !== undefined && b.startLine === a.startLine;
+
+/** Rewrites `tokens` in place (and returns the possibly shorter list); problems go to `problems`. */
+export function recogniseMistakes(tokens: IToken[], problems: ProblemList): IToken[] {
+  const state: Structure = { blocks: [], depth: 0 };
+  const bound = new Set<string>();
+  const literals: Array<{ at: number; literal: 'true' | 'false' | 'null' }> = [];
+  let removed = false;
+  const report = (token: IToken, message: string) => problems.add({ line: token.startLine!, column: token.startColumn!, message });
+
+  let previous: IToken | undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    let token = tokens[i]!;
+    if (token === REMOVED) continue;
+    const next = tokens[i + 1];
+
+    if (token.tokenTypeIdx === IDENTIFIER) {
+      const top = state.blocks[state.blocks.length - 1];
+      const atStatementStart =
+        state.depth === 0 && (previous === undefined || ENDS_OPERAND[previous.tokenTypeIdx] === true || BEFORE_STATEMENT[previous.tokenTypeIdx] === true);
+      const name = token.image;
+      if (is(previous, T.Let) || is(previous, T.For) || (is(previous, T.Comma) && top === Part.ForHead)) {
+        bound.add(name); // a name being bound: always a name
+      } else if (!is(previous, T.Dot) && !(state.depth > 0 && is(next, T.Colon))) {
+        // (after `.` or as an object key it is always a name)
+        const word = MISTAKE_WORDS.get(name);
+        let type: TokenType | undefined;
+        let message: string | undefined;
+        switch (word?.kind) {
+          case 'keyword':
+            if (isKeywordHere(word.keyword, tokens, i, previous, top, atStatementStart, state.blocks.length > 0)) {
+              type = KEYWORD_TYPES.get(word.keyword)!;
+              // `x in list` outside a FOR header is reported by the expression builder ("use CONTAINS").
+              if (!(word.keyword === 'IN' && top !== Part.ForHead)) message = keywordCaseHint(word.keyword);
+            }
+            break;
+          case 'elseif':
+            if (atStatementStart && top === Part.IfBody) [type, message] = [T.ElseIf, constructHint(name)];
+            break;
+          case 'while':
+            if (atStatementStart && next !== undefined && STARTS_OPERAND[next.tokenTypeIdx]) [type, message] = [T.While, constructHint(name)];
+            break;
+          case 'jump':
+            if (atStatementStart) [type, message] = [T.Jump, constructHint(name)];
+            break;
+          case 'end':
+            if (atStatementStart && state.blocks.length > 0) [type, message] = [T.End, constructHint(name)];
+            break;
+          case 'literal':
+            if (!is(next, T.Assign)) literals.push({ at: i, literal: word.literal });
+            break;
+          case 'print':
+            if (atStatementStart && sameLine(token, next) && STARTS_OPERAND[next!.tokenTypeIdx] && !is(next, T.LParen)) report(token, printHint(name, restOfLine(tokens, i + 1)));
+            break;
+        }
+        if (type) {
+          token = tokens[i] = retype(token, type);
+          if (message) report(token, message);
+        } else if (word === undefined || word.kind === 'print') {
+          reportNameMisuse(tokens, i, previous, atStatementStart, report);
+        }
+      }
+    }
+
+    // `END IF` / `END FOR` at the end of a line: END alone closes any block.
+    if (token.tokenTypeIdx === END && sameLine(token, next) && /^(if|for|while)$/i.test(next!.image) && !sameLine(next!, tokens[i + 2])) {
+      report(next!, `write END alone: END closes any block (there is no END ${next!.image.toUpperCase()})`);
+      tokens[i + 1] = REMOVED;
+      removed = true;
+    }
+
+    if (STRUCTURAL[token.tokenTypeIdx]) trackStructure(token, state);
+    previous = token;
+  }
+
+  for (const { at, literal } of literals) {
+    const token = tokens[at]!;
+    if (bound.has(token.image)) continue;
+    tokens[at] = retype(token, LITERAL_TYPES.get(literal)!);
+    report(token, literalHint(literal));
+  }
+  return removed ? tokens.filter((t) => t !== REMOVED) : tokens;
+}
+
+/** The text of the tokens from `start` to the end of its line, as written (for quoting in a message). */
+function restOfLine(tokens: IToken[], start: number): string {
+  let text = '';
+  let end = -1;
+  for (let i = start; i < tokens.length && tokens[i]!.startLine === tokens[start]!.startLine; i++) {
+    const token = tokens[i]!;
+    text += (end >= 0 && token.startOffset > end ? ' ' : '') + token.image;
+    end = token.startOffset + token.image.length;
+    if (text.length > 40) return '...';
+  }
+  return text;
+}
+
+const REMOVED = { image: '', startOffset: -1, tokenTypeIdx: -1 } as unknown as IToken;
+
+function isKeywordHere(keyword: string, tokens: IToken[], i: number, previous: IToken | undefined, top: Part | undefined, atStatementStart: boolean, blockOpen: boolean): boolean {
+  const next = tokens[i + 1];
+  const afterNext = tokens[i + 2];
+  const afterOperand = previous !== undefined && ENDS_OPERAND[previous.tokenTypeIdx] === true;
+  const beforeOperand = next !== undefined && STARTS_OPERAND[next.tokenTypeIdx] === true;
+  switch (keyword) {
+    case 'LET':
+      return atStatementStart && isIdentifier(next) && afterNext !== undefined && ASSIGNS[afterNext.tokenTypeIdx] === true;
+    case 'IF':
+      return (atStatementStart || is(previous, T.Else)) && beforeOperand;
+    case 'THEN':
+      return top === Part.IfCondition && afterOperand;
+    case 'ELSE':
+      return top === Part.IfBody && atStatementStart;
+    case 'END':
+      return blockOpen && atStatementStart;
+    case 'FOR':
+      return atStatementStart && isIdentifier(next) && (is(afterNext, T.In) || is(afterNext, T.Comma) || /^in$/i.test(afterNext?.image ?? ''));
+    case 'IN':
+      return top === Part.ForHead ? isIdentifier(previous) : afterOperand && beforeOperand;
+    case 'DO':
+      return (top === Part.ForIterable || top === Part.WhileCondition) && afterOperand;
+    case 'AND':
+    case 'OR':
+      return afterOperand && beforeOperand;
+    case 'NOT':
+      return !afterOperand && beforeOperand;
+    case 'CALL':
+      return isIdentifier(next) && (is(afterNext, T.LBrace) || is(afterNext, T.Dot) || is(afterNext, T.LParen));
+    case 'CALC':
+      return is(next, T.LBrace);
+  }
+  return false;
+}
+
+/**
+ * An ordinary name in a place that shows a mistake: `get_weather { ... }` (CALL forgotten),
+ * `total = 1` at the start of a statement (LET forgotten), `item.price = 2` (objects cannot be
+ * changed in place).
+ */
+function reportNameMisuse(tokens: IToken[], i: number, previous: IToken | undefined, atStatementStart: boolean, report: (token: IToken, message: string) => void): void {
+  const token = tokens[i]!;
+  const next = tokens[i + 1];
+  if (next === undefined) return;
+  if (is(next, T.LBrace) && (atStatementStart || (previous !== undefined && VALUE_BEFORE[previous.tokenTypeIdx] === true))) {
+    report(token, callToolHint(token.image));
+    return;
+  }
+  if (!atStatementStart) return;
+  if (is(next, T.Assign)) {
+    report(token, `to set a variable, write LET ${token.image} = ...`);
+    tokens[i + 1] = retype(next, T.ReportedAssign);
+    return;
+  }
+  // A member or index chain, then `=`: skip `.name` and balanced `[...]`.
+  let j = i + 1;
+  while (j < tokens.length) {
+    const t = tokens[j]!;
+    if (is(t, T.Dot) && isIdentifier(tokens[j + 1])) j += 2;
+    else if (is(t, T.LBracket)) {
+      let level = 0;
+      for (; j < tokens.length; j++) {
+        if (OPENS[tokens[j]!.tokenTypeIdx]) level++;
+        else if (CLOSES[tokens[j]!.tokenTypeIdx] && --level === 0) break;
+      }
+      j++;
+    } else break;
+  }
+  if (j > i + 1 && is(tokens[j], T.Assign)) {
+    report(tokens[j]!, `lists and objects cannot be changed in place: build a new one and LET the variable (LET ${token.image} = APPEND(...), or a new { ... })`);
+    tokens[j] = retype(tokens[j]!, T.ReportedAssign);
+  }
+}
+
+const [IF, ELSE_IF, THEN, COLON, FOR, IN, WHILE, DO] = [T.If, T.ElseIf, T.Then, T.Colon, T.For, T.In, T.While, T.Do].map((t) => t.tokenTypeIdx!);
+
+interface Structure {
+  blocks: Part[];
+  /** Open brackets. */
+  depth: number;
+}
+
+/** Follows blocks and brackets, for the position rules above. */
+function trackStructure(token: IToken, state: Structure): void {
+  const type = token.tokenTypeIdx;
+  if (OPENS[type]) {
+    state.depth++;
+    return;
+  }
+  if (CLOSES[type]) {
+    state.depth = Math.max(0, state.depth - 1);
+    return;
+  }
+  if (state.depth > 0 && STATEMENT_KEYWORDS[type]) state.depth = 0; // a bracket was left open: statements go on
+  const { blocks } = state;
+  const top = blocks.length - 1;
+  switch (type) {
+    case IF:
+      blocks.push(Part.IfCondition);
+      break;
+    case ELSE_IF:
+      if (blocks[top] === Part.IfBody) blocks[top] = Part.IfCondition;
+      break;
+    case THEN:
+      if (blocks[top] === Part.IfCondition) blocks[top] = Part.IfBody;
+      break;
+    case COLON: // Python's `if x:`, reported by the grammar
+      if (state.depth === 0 && blocks[top] === Part.IfCondition) blocks[top] = Part.IfBody;
+      else if (state.depth === 0 && (blocks[top] === Part.ForIterable || blocks[top] === Part.WhileCondition)) blocks[top] = Part.LoopBody;
+      break;
+    case FOR:
+      blocks.push(Part.ForHead);
+      break;
+    case IN:
+      if (blocks[top] === Part.ForHead) blocks[top] = Part.ForIterable;
+      break;
+    case WHILE:
+      blocks.push(Part.WhileCondition);
+      break;
+    case DO:
+      if (blocks[top] === Part.ForIterable || blocks[top] === Part.WhileCondition) blocks[top] = Part.LoopBody;
+      break;
+    case END:
+      blocks.pop();
+      break;
+  }
+}
