@@ -14,7 +14,7 @@ import { compileProgram } from './evaluator.js';
 import { resolveLimits, type Limits } from './limits.js';
 import { Run } from './run.js';
 import { Scope } from './scope.js';
-import { fromJson, NotJsonError, setJsonKey, toJson } from '../values/values.js';
+import { charsIn, checkTotals, fromJson, itemsIn, NotJsonError, setJsonKey, toJson, type ValueLimits } from '../values/values.js';
 
 export interface InterpreterOptions {
   /** Where PRINT and context.print lines go (default: process.stdout, one line each). */
@@ -82,7 +82,6 @@ export class Interpreter {
   async run(script: string | Program, options: RunOptions = {}): Promise<RunResult> {
     const { fileName } = options;
     const top = new Scope(null);
-    const variablesNow = () => scopeVariables(top);
     const run = new Run({
       registry: this.registry,
       session: this.session,
@@ -96,14 +95,19 @@ export class Interpreter {
       fileName,
       signal: options.signal,
     });
+    // Without the run's clock: the variables are read after the run stopped too (for the error report).
+    const { maxValueSize, maxStringLength } = run.valueLimits;
+    const variablesNow = () => scopeVariables(top, { maxValueSize, maxStringLength });
     const stats = (): RunStats => ({ steps: run.steps, toolCalls: run.toolCalls, durationMs: run.durationMs });
     run.emit?.({ type: 'script:started', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName });
     try {
-      bindInitialVariables(top, options.variables);
+      bindInitialVariables(top, options.variables, run.valueLimits);
       const program = typeof script === 'string' ? parse(script, { fileName }) : checkProgram(script);
-      const compiled = compileProgram(program);
-      if (compiled.sync) compiled.sync(run, top);
-      else await compiled.async!(run, top);
+      // Parsing counts toward the run's time: a long parse may have spent the deadline or the slice.
+      const parsed = run.checkpoint();
+      if (parsed !== undefined) await parsed;
+      const pending = compileProgram(program)(run, top);
+      if (pending !== undefined) await pending;
       const result = { variables: variablesNow(), output: run.output, stats: stats() };
       run.emit?.({ type: 'script:completed', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName, stats: result.stats });
       return result;
@@ -149,13 +153,13 @@ function checkProgram(script: unknown): Program {
   throw new NuwaError('SyntaxError', 'run() needs script text or a Program from parse()', { line: 1, column: 1, errors: [] });
 }
 
-function bindInitialVariables(top: Scope, variables: Record<string, unknown> | undefined): void {
+function bindInitialVariables(top: Scope, variables: Record<string, unknown> | undefined, limits: ValueLimits): void {
   if (variables === undefined) return;
   if (variables === null || typeof variables !== 'object') throw new NuwaError('TypeError', 'the initial variables must be an object of name → JSON value');
   for (const [name, value] of Object.entries(variables)) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new NuwaError('TypeError', `"${name}" is not a valid variable name`);
     try {
-      top.assign(name, fromJson(value));
+      top.assign(name, fromJson(value, limits));
     } catch (error) {
       if (error instanceof NotJsonError) throw new NuwaError('TypeError', `the initial variable \`${name}\` is not a JSON value: ${error.message}`);
       throw error;
@@ -163,10 +167,23 @@ function bindInitialVariables(top: Scope, variables: Record<string, unknown> | u
   }
 }
 
-function scopeVariables(scope: Scope): Record<string, JsonValue> {
+/**
+ * The top-level variables as plain JSON. Together they are one value going out to the host, so
+ * they must be within the limits together: a thousand names for one big shared list would expand
+ * into a thousand copies of it.
+ */
+function scopeVariables(scope: Scope, limits: ValueLimits): Record<string, JsonValue> {
+  const entries = scope.entries();
+  let items = entries.length;
+  let chars = 0;
+  for (const [name, value] of entries) {
+    items += itemsIn(value);
+    chars += name.length + charsIn(value);
+  }
+  checkTotals(items, chars, 0, limits, "the script's variables together");
   const out: Record<string, JsonValue> = {};
   // setJsonKey: a variable named __proto__ must be a key, not the prototype of the host's object.
-  for (const [name, value] of scope.entries()) setJsonKey(out, name, toJson(value));
+  for (const [name, value] of entries) setJsonKey(out, name, toJson(value, limits));
   return out;
 }
 

@@ -1,5 +1,7 @@
 // Execution limits (TOOLS.md §7). The defaults are generous for any real plan but finite, so a
 // runaway script written by a model ends with LimitExceededError instead of running forever.
+import { DEFAULT_VALUE_LIMITS } from '../values/values.js';
+
 export interface Limits {
   /** Statements and loop iterations executed. */
   maxSteps?: number;
@@ -9,6 +11,10 @@ export interface Limits {
   timeoutMs?: number;
   /** Bytes printed (UTF-8, one newline counted per line). */
   maxOutputBytes?: number;
+  /** Items and entries in any one value, nested and shared ones counted each time they appear. */
+  maxValueSize?: number;
+  /** Characters in any one string, and in all the strings of any one list or object together. */
+  maxStringLength?: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Required<Limits>> = Object.freeze({
@@ -16,6 +22,9 @@ export const DEFAULT_LIMITS: Readonly<Required<Limits>> = Object.freeze({
   maxToolCalls: 100_000,
   timeoutMs: 5 * 60_000,
   maxOutputBytes: 10 * 1024 * 1024,
+  // Why these two numbers: see DEFAULT_VALUE_LIMITS in src/values/model.ts.
+  maxValueSize: DEFAULT_VALUE_LIMITS.maxValueSize,
+  maxStringLength: DEFAULT_VALUE_LIMITS.maxStringLength,
 });
 
 export function resolveLimits(limits: Limits | undefined): Required<Limits> {

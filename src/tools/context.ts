@@ -69,7 +69,7 @@ export class CallContext implements ToolContext {
   async callTool(name: string, args: Record<string, JsonValue> = {}): Promise<JsonValue> {
     let copy: JsonValue;
     try {
-      copy = copyJson(args);
+      copy = copyJson(args, this.host.valueLimits);
     } catch (error) {
       if (error instanceof NotJsonError) throw new TypeError(`callTool("${name}"): the arguments are not JSON: ${error.message}`);
       throw error;

@@ -4,7 +4,7 @@
 import { NuwaError } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
-import { copyJson, fromJson, NotJsonError, type Value } from '../values/values.js';
+import { copyJson, fromJson, NotJsonError, type Value, type ValueLimits } from '../values/values.js';
 import { didYouMean } from '../util/suggest.js';
 import { CallContext } from './context.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
@@ -31,6 +31,8 @@ export interface CallHost {
   /** The waits for tools (and approvals) in flight, which a stopping run ends. */
   readonly waits: Waits;
   nextExecutionId(): string;
+  /** maxValueSize and maxStringLength for what tools return (the defaults when absent). */
+  readonly valueLimits?: ValueLimits;
 }
 
 /** The script's variables as a tool sees them (getVar / setVar). */
@@ -111,10 +113,10 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
 
   let result: Value | JsonValue;
   try {
-    result = form === 'value' ? fromJson(raw) : copyJson(raw);
+    result = form === 'value' ? fromJson(raw, host.valueLimits) : copyJson(raw, host.valueLimits);
   } catch (thrown) {
     const message = thrown instanceof NotJsonError ? thrown.message : String(thrown);
-    const error = new NuwaError('ToolResultError', `tool \`${name}\` returned something that is not JSON: ${message}`, { toolName: name });
+    const error = isRunStop(thrown) ? thrown : new NuwaError('ToolResultError', `tool \`${name}\` returned something that is not JSON: ${message}`, { toolName: name });
     emit?.(failedEvent(host, executionId, name, started, error));
     throw positioned(error, site);
   }

@@ -2,7 +2,7 @@
 // the loop-variable slot, and the switch from small arrays to a Map past eight names.
 import { describe, expect, it } from 'vitest';
 import { Scope } from '../../../src/runtime/scope.js';
-import type { Value } from '../../../src/values/values.js';
+import { listOf, type Value } from '../../../src/values/values.js';
 
 describe('Scope', () => {
   it('binds a new name in the current scope', () => {
@@ -55,7 +55,8 @@ describe('Scope', () => {
   });
 
   it('holds the loop variable from the constructor, and a null loop value', () => {
-    expect(new Scope(null, 'item', [1, 2]).entries()).toEqual([['item', [1, 2]]]);
+    const list = listOf([1, 2]);
+    expect(new Scope(null, 'item', list).entries()).toEqual([['item', list]]);
     const withNull = new Scope(null, 'item', null);
     expect(withNull.lookup('item')).toBeNull();
     expect(withNull.entries()).toEqual([['item', null]]);
