@@ -97,7 +97,7 @@ export class Interpreter {
     });
     // Without the run's clock: the variables are read after the run stopped too (for the error report).
     const { maxValueSize, maxStringLength } = run.valueLimits;
-    const variablesNow = () => scopeVariables(top, { maxValueSize, maxStringLength });
+    const variablesNow = (partial?: boolean) => scopeVariables(top, { maxValueSize, maxStringLength }, partial);
     const stats = (): RunStats => ({ steps: run.steps, toolCalls: run.toolCalls, durationMs: run.durationMs });
     run.emit?.({ type: 'script:started', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName });
     try {
@@ -113,7 +113,7 @@ export class Interpreter {
       return result;
     } catch (thrown) {
       const error = asNuwaError(thrown).at(run.current, fileName);
-      error.variables = safeVariables(variablesNow);
+      error.variables = safeVariables(() => variablesNow(true));
       run.emit?.({
         type: 'script:failed',
         executionId: run.runId,
@@ -162,6 +162,7 @@ function bindInitialVariables(top: Scope, variables: Record<string, unknown> | u
       top.assign(name, fromJson(value, limits));
     } catch (error) {
       if (error instanceof NotJsonError) throw new NuwaError('TypeError', `the initial variable \`${name}\` is not a JSON value: ${error.message}`);
+      if (isNuwaError(error)) throw new NuwaError(error.kind, `the initial variable \`${name}\`: ${error.message}`);
       throw error;
     }
   }
@@ -169,25 +170,30 @@ function bindInitialVariables(top: Scope, variables: Record<string, unknown> | u
 
 /**
  * The top-level variables as plain JSON. Together they are one value going out to the host, so
- * they must be within the limits together: a thousand names for one big shared list would expand
- * into a thousand copies of it.
+ * together they must be within the limits: a thousand names for one big shared list would expand
+ * into a thousand copies of it. The run fails when they are not; an error report (`partial`)
+ * keeps the variables that fit, in order, and leaves out the rest.
  */
-function scopeVariables(scope: Scope, limits: ValueLimits): Record<string, JsonValue> {
-  const entries = scope.entries();
-  let items = entries.length;
-  let chars = 0;
-  for (const [name, value] of entries) {
-    items += itemsIn(value);
-    chars += name.length + charsIn(value);
-  }
-  checkTotals(items, chars, 0, limits, "the script's variables together");
+function scopeVariables(scope: Scope, limits: ValueLimits, partial = false): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
-  // setJsonKey: a variable named __proto__ must be a key, not the prototype of the host's object.
-  for (const [name, value] of entries) setJsonKey(out, name, toJson(value, limits));
+  let items = 0;
+  let chars = 0;
+  for (const [name, value] of scope.entries()) {
+    const moreItems = items + itemsIn(value);
+    const moreChars = chars + charsIn(value);
+    if (moreItems > limits.maxValueSize || moreChars > limits.maxStringLength) {
+      if (partial) continue;
+      checkTotals(moreItems, moreChars, 0, limits, "the script's variables together");
+    }
+    items = moreItems;
+    chars = moreChars;
+    // setJsonKey: a variable named __proto__ must be a key, not the prototype of the host's object.
+    setJsonKey(out, name, toJson(value, limits));
+  }
   return out;
 }
 
-/** The variables for an error report; a value too deep to convert is left out rather than lost. */
+/** The variables for an error report; a value that cannot be converted is left out rather than lost. */
 function safeVariables(read: () => Record<string, JsonValue>): Record<string, JsonValue> {
   try {
     return read();
