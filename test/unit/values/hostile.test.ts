@@ -33,6 +33,14 @@ function runCases(): Promise<Outcome> {
   });
 }
 
+interface CaseResult {
+  case: string;
+  ok?: boolean;
+  kind?: string;
+  message?: string;
+  line?: number;
+}
+
 const CASES: Array<[string, number | undefined, RegExp]> = [
   ['list literal', 3, /the list would hold \d+ items and entries .* more than maxValueSize \(1000000\)/],
   ['APPEND', 3, /the list would hold \d+ items and entries .* more than maxValueSize \(1000000\)/],
@@ -48,11 +56,11 @@ const CASES: Array<[string, number | undefined, RegExp]> = [
 
 describe('hostile values end in LimitExceededError, in a child process with 256 MB', () => {
   let outcome: Outcome;
-  const results = new Map<string, { kind?: string; message?: string; line?: number; ok?: boolean }>();
+  const results = new Map<string, CaseResult>();
   beforeAll(async () => {
     outcome = await runCases();
     for (const line of outcome.stdout.split('\n').filter(Boolean)) {
-      const result = JSON.parse(line) as { case: string };
+      const result = JSON.parse(line) as CaseResult;
       results.set(result.case, result);
     }
   }, 70_000);
