@@ -109,14 +109,14 @@ function compileLet(node: A.LetStatement): Exec {
     const run = value.sync;
     return (rt, scope) => {
       rt.tick(node);
-      scope.assign(name, run(rt, scope));
+      scope.assign(name, run(rt, scope), rt.valueLimits);
       return undefined;
     };
   }
   const run = value.async!;
   return async (rt, scope) => {
     rt.tick(node);
-    scope.assign(name, await run(rt, scope));
+    scope.assign(name, await run(rt, scope), rt.valueLimits);
   };
 }
 

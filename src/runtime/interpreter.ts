@@ -159,7 +159,7 @@ function bindInitialVariables(top: Scope, variables: Record<string, unknown> | u
   for (const [name, value] of Object.entries(variables)) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new NuwaError('TypeError', `"${name}" is not a valid variable name`);
     try {
-      top.assign(name, fromJson(value, limits));
+      top.assign(name, fromJson(value, limits), limits);
     } catch (error) {
       if (error instanceof NotJsonError) throw new NuwaError('TypeError', `the initial variable \`${name}\` is not a JSON value: ${error.message}`);
       if (isNuwaError(error)) throw new NuwaError(error.kind, `the initial variable \`${name}\`: ${error.message}`);

@@ -4,7 +4,13 @@
 //
 // A loop body usually binds a handful of names, so a scope keeps them in two small arrays and
 // only moves to a Map past SMALL_SCOPE names.
-import type { Value } from '../values/values.js';
+//
+// The variables in scope are, together, one value within the run's limits (maxValueSize,
+// maxStringLength), at every LET as at the end of the run, when they are returned to the host:
+// otherwise a thousand LETs of a big list would hold a thousand big lists. Each scope keeps the
+// totals of its own variables; a LET that would take the scopes in reach past a limit is refused.
+// The loop variable is not counted: it is an item of the list being looped over.
+import { charsIn, checkTotals, itemsIn, type Value, type ValueLimits } from '../values/values.js';
 
 const SMALL_SCOPE = 8;
 
@@ -13,9 +19,13 @@ export class Scope {
   // the scope itself.
   private readonly loopName: string | null;
   private loopValue: Value;
+  private loopCounted = false;
   private names: string[] | null = null;
   private values: Value[] | null = null;
   private map: Map<string, Value> | null = null;
+  /** Items and characters of this scope's own variables, expanded. */
+  private items = 0;
+  private chars = 0;
 
   constructor(
     readonly parent: Scope | null,
@@ -35,12 +45,34 @@ export class Scope {
     return undefined;
   }
 
-  /** LET semantics: update the nearest binding, else bind in this scope. */
-  assign(name: string, value: Value): void {
+  /**
+   * LET semantics: update the nearest binding, else bind in this scope. With `limits`, refuses
+   * (LimitExceededError) a value that would take the variables in reach past them.
+   */
+  assign(name: string, value: Value, limits?: ValueLimits): void {
     for (let scope: Scope | null = this; scope !== null; scope = scope.parent) {
-      if (scope.replace(name, value)) return;
+      if (scope.replace(name, value, this, limits)) return;
     }
+    this.admit(this, undefined, value, limits);
     this.bind(name, value);
+  }
+
+  /** Accounts `value` replacing `old` in this scope's totals, after checking the limits from `from` up. */
+  private admit(from: Scope, old: Value | undefined, value: Value, limits: ValueLimits | undefined): void {
+    const items = itemsIn(value) - (old === undefined ? 0 : itemsIn(old));
+    const chars = charsIn(value) - (old === undefined ? 0 : charsIn(old));
+    if (items === 0 && chars === 0) return; // most LETs: a number replacing a number
+    if (limits !== undefined && (items > 0 || chars > 0)) {
+      let totalItems = items;
+      let totalChars = chars;
+      for (let scope: Scope | null = from; scope !== null; scope = scope.parent) {
+        totalItems += scope.items;
+        totalChars += scope.chars;
+      }
+      if (totalItems > limits.maxValueSize || totalChars > limits.maxStringLength) checkTotals(totalItems, totalChars, 0, limits, "the script's variables together");
+    }
+    this.items += items;
+    this.chars += chars;
   }
 
   private get(name: string): Value | undefined {
@@ -52,13 +84,18 @@ export class Scope {
     return undefined;
   }
 
-  private replace(name: string, value: Value): boolean {
+  private replace(name: string, value: Value, from: Scope, limits: ValueLimits | undefined): boolean {
     if (this.loopName === name) {
+      // Reassigned, the loop variable holds a value of its own, no longer an item of the list.
+      this.admit(from, this.loopCounted ? this.loopValue : undefined, value, limits);
+      this.loopCounted = true;
       this.loopValue = value;
       return true;
     }
     if (this.map !== null) {
-      if (!this.map.has(name)) return false;
+      const old = this.map.get(name);
+      if (old === undefined) return false;
+      this.admit(from, old, value, limits);
       this.map.set(name, value);
       return true;
     }
@@ -66,6 +103,7 @@ export class Scope {
     if (names === null) return false;
     for (let i = 0; i < names.length; i++) {
       if (names[i] === name) {
+        this.admit(from, this.values![i]!, value, limits);
         this.values![i] = value;
         return true;
       }

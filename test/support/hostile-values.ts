@@ -31,7 +31,7 @@ const DOUBLE_40 = (body: string) => `LET x = [1]\nFOR i IN RANGE(40) DO\n  ${bod
 const CASES: Record<string, { source: string; variables?: Record<string, unknown> }> = {
   'list literal': { source: `${DOUBLE_40('LET x = [x, x]')}\nPRINT(x)` },
   'APPEND': { source: `${DOUBLE_40('LET x = APPEND(x, x)')}\nPRINT(x)` },
-  'object literal and ==': { source: `LET x = {}\nLET y = {}\nFOR i IN RANGE(40) DO\n  LET x = {a: x, b: x}\n  LET y = {a: y, b: y}\n  PRINT(x == y)\nEND` },
+  'object literal and ==': { source: 'LET x = {}\nFOR i IN RANGE(40) DO\n  LET x = {a: x, b: x}\n  PRINT(x == {a: x.b, b: x.a})\nEND' },
   'tool result': { source: 'LET t = CALL doubled {}\nPRINT(t)' },
   'setVar': { source: 'CALL set_shared {}\nPRINT(x)' },
   'initial variable': { source: 'PRINT(x)', variables: { x: doubled(40) } },
@@ -39,7 +39,8 @@ const CASES: Record<string, { source: string; variables?: Record<string, unknown
   'shared long strings': { source: `LET s = "ab"\nFOR i IN RANGE(21) DO\n  LET s = FORMAT("{a}{a}", {a: s})\nEND\n${DOUBLE_40('LET x = [s, x, s]')}\nPRINT(x)` },
   // x holds 393,214 items: each argument is within the limit, the four together are not.
   'tool arguments': { source: `${DOUBLE_40('LET x = [x, x]').replace('RANGE(40)', 'RANGE(17)')}\nCALL sink {a: x, b: x, c: x, d: x}` },
-  'end-of-run variables': { source: `${DOUBLE_40('LET x = [x, x]').replace('RANGE(40)', 'RANGE(18)')}\n${Array.from({ length: 2000 }, (_, i) => `LET v${i} = x`).join('\n')}` },
+  // x holds 786,430 items: one variable is within the limit, x and v0 together are not.
+  'many variables': { source: `${DOUBLE_40('LET x = [x, x]').replace('RANGE(40)', 'RANGE(18)')}\n${Array.from({ length: 2000 }, (_, i) => `LET v${i} = x`).join('\n')}` },
 };
 
 for (const name of process.argv.length > 2 ? process.argv.slice(2) : Object.keys(CASES)) {
