@@ -109,14 +109,14 @@ function compileLet(node: A.LetStatement): Exec {
     const run = value.sync;
     return (rt, scope) => {
       rt.tick(node);
-      scope.assign(name, run(rt, scope), rt.valueLimits);
+      scope.assign(name, run(rt, scope));
       return undefined;
     };
   }
   const run = value.async!;
   return async (rt, scope) => {
     rt.tick(node);
-    scope.assign(name, await run(rt, scope), rt.valueLimits);
+    scope.assign(name, await run(rt, scope));
   };
 }
 
@@ -263,7 +263,9 @@ export function compileSync(node: A.Expression): SyncEval {
       const operation = BINARY_OPERATIONS[node.operator];
       const left = compileSync(node.left);
       const right = compileSync(node.right);
-      return (rt, scope) => operation(left(rt, scope), right(rt, scope), node, rt.valueLimits);
+      // Only equality walks values (and watches the clock as it goes); the others need no limits.
+      if (node.operator === '==' || node.operator === '!=') return (rt, scope) => operation(left(rt, scope), right(rt, scope), node, rt.valueLimits);
+      return (rt, scope) => operation(left(rt, scope), right(rt, scope), node);
     }
     case 'Logical': {
       const left = compileSync(node.left);
@@ -435,49 +437,46 @@ function compileToolCall(node: A.CallExpression): AsyncEval {
   const values = mapEach(node.arguments.properties, (p) => compileExpression(p.value));
   const keyChars = keys.reduce((sum, key) => sum + key.length, 0);
   const put = keys.includes('__proto__') ? setJsonKey : (args: JsonObject, key: string, value: JsonValue) => void (args[key] = value);
+  const refuse = (items: number, chars: number, depth: number, rt: Run): never => {
+    checkTotals(items, chars, depth, rt.valueLimits, `the arguments of \`${tool}\``, node.arguments);
+    throw new Error('internal: arguments over the limits were not refused');
+  };
 
-  /**
-   * The arguments object is a value built here, expanded into plain JSON for the tool: its totals
-   * are checked as each argument is added, before that argument is expanded.
-   */
-  class Arguments {
-    readonly args: JsonObject = {};
-    private items = keys.length;
-    private chars = keyChars;
-    private depth = 1;
-
-    add(i: number, value: Value, rt: Run): void {
-      if (typeof value !== 'object' || value === null) {
-        if (typeof value === 'string') this.chars += value.length;
-        if (this.chars > rt.valueLimits.maxStringLength) this.refuse(rt);
-        put(this.args, keys[i]!, value);
-        return;
+  // The arguments object is a value built here, expanded into plain JSON for the tool: its totals
+  // are checked as each argument is added, before that argument is expanded.
+  const build = (rt: Run, parts: Value[]): JsonObject => {
+    const args: JsonObject = {};
+    let items = keys.length;
+    let chars = keyChars;
+    let depth = 1;
+    for (let i = 0; i < parts.length; i++) {
+      const value = parts[i]!;
+      if (typeof value === 'object' && value !== null) {
+        items += value.totalItems;
+        chars += value.totalChars;
+        if (value.depth >= depth) depth = value.depth + 1;
+        if (items > rt.valueLimits.maxValueSize || chars > rt.valueLimits.maxStringLength || depth > MAX_VALUE_DEPTH) refuse(items, chars, depth, rt);
+        put(args, keys[i]!, toJson(value, rt.valueLimits));
+      } else {
+        if (typeof value === 'string' && (chars += value.length) > rt.valueLimits.maxStringLength) refuse(items, chars, depth, rt);
+        put(args, keys[i]!, value);
       }
-      this.items += value.totalItems;
-      this.chars += value.totalChars;
-      this.depth = Math.max(this.depth, value.depth + 1);
-      if (this.items > rt.valueLimits.maxValueSize || this.chars > rt.valueLimits.maxStringLength || this.depth > MAX_VALUE_DEPTH) this.refuse(rt);
-      put(this.args, keys[i]!, toJson(value, rt.valueLimits));
     }
-
-    private refuse(rt: Run): never {
-      checkTotals(this.items, this.chars, this.depth, rt.valueLimits, `the arguments of \`${tool}\``, node.arguments);
-      throw new Error('internal: arguments over the limits were not refused');
-    }
-  }
+    return args;
+  };
 
   if (values.every((v) => v.sync !== null)) {
     const syncValues = values.map((v) => v.sync!);
     // No await of our own: the tool call's promise is handed straight to the caller.
     return (rt, scope) => {
-      const args = new Arguments();
-      for (let i = 0; i < syncValues.length; i++) args.add(i, syncValues[i]!(rt, scope), rt);
-      return rt.callTool(tool, args.args, node, scope);
+      const parts: Value[] = new Array(syncValues.length);
+      for (let i = 0; i < syncValues.length; i++) parts[i] = syncValues[i]!(rt, scope);
+      return rt.callTool(tool, build(rt, parts), node, scope);
     };
   }
   return async (rt, scope) => {
-    const args = new Arguments();
-    for (let i = 0; i < values.length; i++) args.add(i, await evaluatePart(values[i]!, rt, scope), rt);
-    return rt.callTool(tool, args.args, node, scope);
+    const parts: Value[] = new Array(values.length);
+    for (let i = 0; i < values.length; i++) parts[i] = await evaluatePart(values[i]!, rt, scope);
+    return rt.callTool(tool, build(rt, parts), node, scope);
   };
 }

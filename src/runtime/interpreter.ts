@@ -81,7 +81,6 @@ export class Interpreter {
   /** Runs a script (source text or a parsed AST). Rejects with a NuwaError. */
   async run(script: string | Program, options: RunOptions = {}): Promise<RunResult> {
     const { fileName } = options;
-    const top = new Scope(null);
     const run = new Run({
       registry: this.registry,
       session: this.session,
@@ -97,6 +96,7 @@ export class Interpreter {
     });
     // Without the run's clock: the variables are read after the run stopped too (for the error report).
     const { maxValueSize, maxStringLength } = run.valueLimits;
+    const top = new Scope(null, null, null, { maxValueSize, maxStringLength });
     const variablesNow = (partial?: boolean) => scopeVariables(top, { maxValueSize, maxStringLength }, partial);
     const stats = (): RunStats => ({ steps: run.steps, toolCalls: run.toolCalls, durationMs: run.durationMs });
     run.emit?.({ type: 'script:started', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName });
@@ -159,7 +159,7 @@ function bindInitialVariables(top: Scope, variables: Record<string, unknown> | u
   for (const [name, value] of Object.entries(variables)) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new NuwaError('TypeError', `"${name}" is not a valid variable name`);
     try {
-      top.assign(name, fromJson(value, limits), limits);
+      top.assign(name, fromJson(value, limits));
     } catch (error) {
       if (error instanceof NotJsonError) throw new NuwaError('TypeError', `the initial variable \`${name}\` is not a JSON value: ${error.message}`);
       if (isNuwaError(error)) throw new NuwaError(error.kind, `the initial variable \`${name}\`: ${error.message}`);

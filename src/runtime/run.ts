@@ -232,7 +232,7 @@ class ScriptCallSite implements CallSite, VariableAccess {
       if (error instanceof NotJsonError) throw new TypeError(`setVar("${name}"): ${error.message}`);
       throw error;
     }
-    this.scope.assign(name, converted, this.limits);
+    this.scope.assign(name, converted);
   }
 }
 

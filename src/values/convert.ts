@@ -22,18 +22,17 @@ function plain(value: Value, depth: number, work: Work): JsonValue {
   if (typeof value !== 'object' || value === null) return value;
   if (depth >= MAX_VALUE_DEPTH) throw tooDeep();
   if (value instanceof NuwaList) {
+    work.add(value.length);
     const out: JsonValue[] = new Array(value.length);
     for (let i = 0; i < value.length; i++) {
-      work.step();
-      out[i] = plain(value.at(i), depth + 1, work);
+      const item = value.at(i);
+      out[i] = typeof item === 'object' && item !== null ? plain(item, depth + 1, work) : item;
     }
     return out;
   }
+  work.add(value.size);
   const out: JsonObject = {};
-  for (const [key, item] of value) {
-    work.step();
-    setJsonKey(out, key, plain(item, depth + 1, work));
-  }
+  for (const [key, item] of value) setJsonKey(out, key, plain(item, depth + 1, work));
   return out;
 }
 
@@ -128,14 +127,16 @@ class JsonWalker {
     }
   }
 
-  private countItem(): void {
-    if (++this.items > this.limits.maxValueSize) {
+  /** Counts the items or entries of a list or object as it is entered, before walking them. */
+  private countItems(count: number): void {
+    this.items += count;
+    if (this.items > this.limits.maxValueSize) {
       throw new NuwaError(
         'LimitExceededError',
         `the value holds more than maxValueSize (${this.limits.maxValueSize}) items and entries (nested ones included, shared ones counted each time they appear)`,
       );
     }
-    this.work.step();
+    this.work.add(count);
   }
 
   private countChars(length: number): void {
@@ -150,9 +151,9 @@ class JsonWalker {
   }
 
   private walkArray(items: unknown[], depth: number): NuwaList | JsonValue[] {
+    this.countItems(items.length);
     const out: Array<Value | JsonValue> = new Array(items.length);
     for (let i = 0; i < items.length; i++) {
-      this.countItem();
       const item = items[i];
       // Most items of a big list are scalars within the limits: no path bookkeeping for them.
       if ((typeof item === 'number' && Number.isFinite(item)) || typeof item === 'boolean' || item === null) {
@@ -177,7 +178,7 @@ class JsonWalker {
     for (const key of Object.keys(object)) {
       const item = object[key];
       if (item === undefined) continue; // as in JSON.stringify: an undefined property is absent
-      this.countItem();
+      this.countItems(1);
       this.path.push(key);
       this.countChars(key.length);
       const value = this.walk(item, depth + 1);

@@ -189,18 +189,21 @@ export function listOf(items: Iterable<Value>, limits: ValueLimits = DEFAULT_VAL
 }
 
 /**
- * Counts work for a walk over a value and reports it to `limits.charge` every WORK_CHUNK nodes.
- * Small values (the common case) never reach a report.
+ * Counts work for a walk over a value — each list or object adds its items or entries as it is
+ * entered — and reports it to `limits.charge` every WORK_CHUNK units or so. Small values (the
+ * common case) never reach a report.
  */
 export class Work {
-  private left = WORK_CHUNK;
+  private pending = 0;
 
   constructor(private readonly charge: ((units: number) => void) | undefined) {}
 
-  step(): void {
-    if (--this.left === 0) {
-      this.left = WORK_CHUNK;
-      this.charge?.(WORK_CHUNK);
+  add(units: number): void {
+    this.pending += units;
+    if (this.pending >= WORK_CHUNK) {
+      const units = this.pending;
+      this.pending = 0;
+      this.charge?.(units);
     }
   }
 }

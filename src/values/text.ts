@@ -74,11 +74,11 @@ class JsonText {
       return this;
     }
     if (depth >= MAX_VALUE_DEPTH) throw tooDeep();
+    this.work.add(value instanceof NuwaList ? value.length : value.size);
     if (value instanceof NuwaList) {
       this.add('[');
       for (let i = 0; i < value.length; i++) {
         if (i > 0) this.add(',');
-        this.work.step();
         this.value(value.at(i), depth + 1);
       }
       this.add(']');
@@ -89,7 +89,6 @@ class JsonText {
     for (const [key, item] of value) {
       if (!first) this.add(',');
       first = false;
-      this.work.step();
       this.string(key);
       this.add(':');
       this.value(item, depth + 1);

@@ -56,15 +56,13 @@ function same(a: Value, b: Value, depth: number, work: Work): boolean {
   if (depth >= MAX_VALUE_DEPTH) throw tooDeep();
   if (a instanceof NuwaList) {
     if (!(b instanceof NuwaList) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) {
-      work.step();
-      if (!same(a.at(i), b.at(i), depth + 1, work)) return false;
-    }
+    work.add(a.length);
+    for (let i = 0; i < a.length; i++) if (!same(a.at(i), b.at(i), depth + 1, work)) return false;
     return true;
   }
   if (b instanceof NuwaList || a.size !== b.size) return false;
+  work.add(a.size);
   for (const [key, value] of a) {
-    work.step();
     const other = b.get(key);
     if (other === undefined || !same(value, other, depth + 1, work)) return false;
   }
