@@ -159,37 +159,79 @@ function iterableError(value: Value, node: A.ForStatement): NuwaError {
   return new NuwaError('InvalidIterableError', `FOR needs a list to loop over, got ${describe(value)}${hint}`, node.iterable);
 }
 
+/** Where a loop that had to wait goes on: the next item, the next statement of the current iteration. */
+interface LoopPosition {
+  next: number;
+  statement: number;
+  inner: Scope | null;
+}
+
 function compileFor(node: A.ForStatement): Exec {
   const { variable } = node;
   const iterable = compileExpression(node.iterable);
   const statements = mapEach(node.body, compileStatement);
-  const body = compileBlock(statements);
 
-  // Lists never change, so iterating `items` is iterating the list as it was when the loop began.
-  const loop = (rt: Run, scope: Scope, items: NuwaList): Promise<void> | undefined => {
-    for (let i = 0; i < items.length; i++) {
-      rt.tick(node);
-      const pending = body(rt, new Scope(scope, variable, items.at(i)));
-      if (pending !== undefined) return finishLoop(rt, scope, items, i + 1, pending);
-      if (rt.yieldDue) return finishLoop(rt, scope, items, i + 1, rt.yieldTurn());
+  /**
+   * Runs the loop from `at` until it ends (undefined) or must wait (the promise to wait for: a
+   * tool call, or a turn of the event loop once the time slice is spent). After the wait the loop
+   * comes back here, so a long loop keeps running in this one function, optimised once, whether
+   * or not it waited; the body's statements run inline. Lists never change, so iterating `items`
+   * is iterating the list as it was when the loop began.
+   */
+  const step = (rt: Run, scope: Scope, items: NuwaList, at: LoopPosition): Promise<void> | undefined => {
+    let next = at.next;
+    let statement = at.statement;
+    let inner = at.inner;
+    for (;;) {
+      if (inner === null) {
+        if (next >= items.length) return undefined;
+        rt.tick(node);
+        inner = new Scope(scope, variable, items.at(next++));
+        statement = 0;
+      }
+      while (statement < statements.length) {
+        const pending = statements[statement++]!(rt, inner);
+        if (pending !== undefined) {
+          at.next = next;
+          at.statement = statement;
+          at.inner = inner;
+          return pending;
+        }
+      }
+      inner = null;
+      if (rt.yieldDue) {
+        at.next = next;
+        at.inner = null;
+        return rt.yieldTurn();
+      }
     }
-    return undefined;
   };
 
-  // Once the loop had to wait, the rest of it runs here; the body's statements run inline, one
-  // async function less to enter per iteration of a loop that calls a tool.
-  const finishLoop = async (rt: Run, scope: Scope, items: NuwaList, from: number, pending: Promise<void>): Promise<void> => {
-    await pending;
-    for (let i = from; i < items.length; i++) {
+  const resume = async (pending: Promise<void>, rt: Run, scope: Scope, items: NuwaList, at: LoopPosition): Promise<void> => {
+    for (let wait: Promise<void> | undefined = pending; wait !== undefined; wait = step(rt, scope, items, at)) await wait;
+  };
+
+  // A body that calls a tool waits at (nearly) every iteration: such a loop is async from the start,
+  // as a plain loop with an await per call, instead of going back and forth through `step`.
+  const callingLoop = async (rt: Run, scope: Scope, items: NuwaList): Promise<void> => {
+    for (let i = 0; i < items.length; i++) {
       rt.tick(node);
       const inner = new Scope(scope, variable, items.at(i));
       for (let j = 0; j < statements.length; j++) {
-        const next = statements[j]!(rt, inner);
-        if (next !== undefined) await next;
+        const pending = statements[j]!(rt, inner);
+        if (pending !== undefined) await pending;
       }
-      if (rt.yieldDue) await rt.yieldTurn();
+      if (rt.yieldDue) await rt.yieldTurn(); // a tool that returns at once gives no turn by itself
     }
   };
+
+  const run = node.body.some((statement) => statement.hasCall)
+    ? callingLoop
+    : (rt: Run, scope: Scope, items: NuwaList): Promise<void> | undefined => {
+        const at: LoopPosition = { next: 0, statement: 0, inner: null };
+        const pending = step(rt, scope, items, at);
+        return pending === undefined ? undefined : resume(pending, rt, scope, items, at);
+      };
 
   if (iterable.sync) {
     const list = iterable.sync;
@@ -197,7 +239,7 @@ function compileFor(node: A.ForStatement): Exec {
       rt.tick(node);
       const items = list(rt, scope);
       if (!(items instanceof NuwaList)) throw iterableError(items, node);
-      return loop(rt, scope, items);
+      return run(rt, scope, items);
     };
   }
   const list = iterable.async!;
@@ -205,7 +247,7 @@ function compileFor(node: A.ForStatement): Exec {
     rt.tick(node);
     const items = await list(rt, scope);
     if (!(items instanceof NuwaList)) throw iterableError(items, node);
-    const pending = loop(rt, scope, items);
+    const pending = run(rt, scope, items);
     if (pending !== undefined) await pending;
   };
 }

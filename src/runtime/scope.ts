@@ -24,6 +24,8 @@ interface Weight {
   chars: number;
   /** Whether the loop variable was reassigned, so that its value is counted here. */
   loopCounted: boolean;
+  /** On the top scope of a run: the limits its variables, and those of every scope below, keep to. */
+  limits?: ValueLimits;
 }
 
 export class Scope {
@@ -38,8 +40,6 @@ export class Scope {
   private declare map: Map<string, Value> | null;
   /** The totals of this scope's own variables; made when it first binds a list, object or string. */
   private declare weight: Weight | null;
-  /** On the top scope of a run: the limits its variables, and those of every scope below, keep to. */
-  private declare limits: ValueLimits | undefined;
 
   constructor(parent: Scope | null, loopName: string | null = null, loopValue: Value = null, limits?: ValueLimits) {
     this.parent = parent;
@@ -48,8 +48,7 @@ export class Scope {
     this.names = null;
     this.values = null;
     this.map = null;
-    this.weight = null;
-    this.limits = limits;
+    this.weight = limits === undefined ? null : { items: 0, chars: 0, loopCounted: false, limits };
   }
 
   /** The value bound to `name` here or in an enclosing scope; undefined when unbound. */
@@ -83,10 +82,11 @@ export class Scope {
       let totalChars = chars;
       let limits: ValueLimits | undefined;
       for (let scope: Scope | null = from; scope !== null; scope = scope.parent) {
-        limits = scope.limits;
-        if (scope.weight === null) continue;
-        totalItems += scope.weight.items;
-        totalChars += scope.weight.chars;
+        const weight = scope.weight;
+        if (weight === null) continue;
+        totalItems += weight.items;
+        totalChars += weight.chars;
+        if (weight.limits !== undefined) limits = weight.limits;
       }
       if (limits !== undefined && (totalItems > limits.maxValueSize || totalChars > limits.maxStringLength)) {
         checkTotals(totalItems, totalChars, 0, limits, "the script's variables together");
