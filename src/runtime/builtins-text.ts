@@ -3,7 +3,7 @@
 // length is known in advance, so doubling a string forty times ends in LimitExceededError instead
 // of exhausting the heap.
 import type { Position } from '../errors.js';
-import { checkStringLength, describe, NuwaList, NuwaObject, toDisplayString } from '../values/values.js';
+import { checkStringLength, describe, NuwaList, NuwaObject, objectKeys, toDisplayString } from '../values/values.js';
 import { Args, argumentError, chargeChars, define, type Builtin, type BuiltinHost } from './builtin-support.js';
 
 const FORMAT_PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -19,8 +19,7 @@ function format(template: string, values: NuwaObject, host: BuiltinHost, at: Pos
     else {
       const value = values.get(key!);
       if (value === undefined) {
-        const keys = [...values.keys()];
-        throw argumentError(FORMAT_USAGE, `FORMAT has no value for {${key}}: the values object ${keys.length ? `has keys ${keys.join(', ')}` : 'is empty'}`, at);
+        throw argumentError(FORMAT_USAGE, `FORMAT has no value for {${key}}: the values object ${values.size ? `has keys ${objectKeys(values)}` : 'is empty'}`, at);
       }
       replacement = toDisplayString(value, limits);
     }

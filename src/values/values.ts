@@ -87,10 +87,14 @@ export function describe(value: Value): string {
     }
     default: {
       const object = value as Map<string, Value>;
-      if (object.size === 0) return 'empty object';
-      return `object with keys ${formatKeys(firstKeys(object, 9), 8, object.size)}`;
+      return object.size === 0 ? 'empty object' : `object with keys ${objectKeys(object)}`;
     }
   }
+}
+
+/** The first `max` keys of an object for a message, and how many there are when some are left out. */
+export function objectKeys(object: Map<string, Value>, max = 8): string {
+  return formatKeys(firstKeys(object, max + 1), max, object.size);
 }
 
 function firstKeys(object: Map<string, Value>, n: number): string[] {
