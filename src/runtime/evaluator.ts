@@ -4,7 +4,9 @@
 // closures instead of switching on node types. Whether a node can reach a CALL was decided by the
 // parser (`hasCall`): nodes without one get a synchronous closure, and only the path from the root
 // to a CALL is async. So `LET x = a * 2 + 1` costs no promise at all, and a loop whose body calls
-// a tool awaits once per call, not once per node (DESIGN.md, "Performance shape").
+// a tool awaits once per call, not once per node (DESIGN.md, "Performance shape"). Statements run
+// synchronously until they must wait (see Exec): a long CALL-free run waits only for the turns it
+// gives the event loop once per time slice (Run.yieldDue), at a loop iteration or between statements.
 import type * as A from '../syntax/ast.js';
 import { NuwaError } from '../errors.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
