@@ -16,7 +16,7 @@ import { unknownFunction } from '../runtime/evaluator.js';
 import { invalidArgumentsMessage, unknownToolMessage } from '../tools/hints.js';
 import { didYouMean } from '../util/suggest.js';
 import { NuwaError } from '../errors.js';
-import { toJson, type NuwaObject } from '../values/values.js';
+import { NuwaList, NuwaObject, objectOf, toJson } from '../values/values.js';
 import type { JsonValue } from '../values/json.js';
 import { Bindings, type Binding } from './bindings.js';
 import { certainArgumentProblems, type CheckedTool, type ToolCatalog } from './arguments.js';
@@ -231,7 +231,7 @@ class Checker {
       if (entry.get(name) === undefined) this.departed.set(name, { loopLine: node.line, loopVariable: name === node.variable });
     }
     this.state = entry;
-    const runsAtLeastOnce = Array.isArray(iterable.value) && iterable.value.length > 0;
+    const runsAtLeastOnce = iterable.value instanceof NuwaList && iterable.value.length > 0;
     return fails || (bodyFails && runsAtLeastOnce);
   }
 
@@ -410,7 +410,7 @@ class Checker {
 
   private list(node: A.ListExpression): Shape {
     const shapes = node.elements.map((element) => this.expression(element));
-    if (shapes.every((s) => s.value !== undefined)) return constant(shapes.map((s) => s.value!));
+    if (shapes.every((s) => s.value !== undefined)) return constant(NuwaList.from(shapes.map((s) => s.value!)));
     const items = shapes.reduce<Shape | undefined>((acc, s) => (acc === undefined ? s : join(acc, s)), undefined);
     return items === undefined || items === ANY ? { types: LIST, maxItems: shapes.length } : { types: LIST, maxItems: shapes.length, items };
   }
@@ -418,9 +418,7 @@ class Checker {
   private object(node: A.ObjectExpression): Shape {
     const shapes = node.properties.map((p) => this.expression(p.value));
     if (!shapes.every((s) => s.value !== undefined)) return ofTypes(OBJECT);
-    const value: NuwaObject = new Map();
-    node.properties.forEach((p, i) => value.set(p.key, shapes[i]!.value!));
-    return constant(value);
+    return constant(objectOf(node.properties.map((p, i) => [p.key, shapes[i]!.value!] as const)));
   }
 
   private functionCall(node: A.FunctionCall): Shape {
@@ -456,19 +454,19 @@ class Checker {
    * missing variable is reported as the run would report it.
    */
   private calc(node: A.CalcExpression): Shape {
-    const input: NuwaObject = new Map();
+    const input = new NuwaObject();
     let readable = true;
     let allKnown = true;
     for (const property of node.arguments.properties) {
       if (property.key === 'vars' && property.value.type === 'Object') {
         // Each value on its own: the keys are known even where the values are not.
-        const vars: NuwaObject = new Map();
+        const vars = new NuwaObject();
         for (const entry of property.value.properties) {
           const value = this.expression(entry.value).value;
           if (value === undefined) allKnown = false;
           vars.set(entry.key, value ?? 1);
         }
-        input.set('vars', vars);
+        input.set('vars', vars.seal());
         continue;
       }
       const value = this.expression(property.value).value;
@@ -481,7 +479,7 @@ class Checker {
     const result = ofTypes(NUMBER | BOOLEAN);
     if (!readable) return result;
     try {
-      const value = evaluateCalc(input, node, undefined as never);
+      const value = evaluateCalc(input.seal(), node, undefined as never);
       return allKnown ? constant(value) : result;
     } catch (error) {
       if (error instanceof NuwaError && (allKnown || error.kind === 'CalcError')) this.error(error.kind, error.message, node);

@@ -6,7 +6,7 @@
 // allows both; where nothing is known, the shape is ANY. An error is reported only when a shape
 // rules out every value that would succeed.
 import type { JsonSchema } from '../tools/types.js';
-import { equals, typeName, type Value } from '../values/values.js';
+import { equals, NuwaList, NuwaObject, typeName, type Value } from '../values/values.js';
 
 export const NULL = 1;
 export const BOOLEAN = 2;
@@ -41,7 +41,7 @@ export function ofTypes(types: number): Shape {
 
 export function constant(value: Value): Shape {
   const types = TYPE_BITS[typeName(value)]!;
-  return Array.isArray(value) ? { types, value, maxItems: value.length } : { types, value };
+  return value instanceof NuwaList ? { types, value, maxItems: value.length } : { types, value };
 }
 
 export function isConstant(shape: Shape): boolean {
@@ -94,14 +94,14 @@ function joinBound(a: Shape, b: Shape): number | undefined {
 
 /** When the value is a list: an upper bound on its length, if one is known. */
 export function listBound(shape: Shape): number | undefined {
-  return Array.isArray(shape.value) ? shape.value.length : shape.maxItems;
+  return shape.value instanceof NuwaList ? shape.value.length : shape.maxItems;
 }
 
 /** What the items of a list value are. */
 export function elementShape(shape: Shape): Shape {
-  if (Array.isArray(shape.value)) {
+  if (shape.value instanceof NuwaList) {
     let out: Shape | undefined;
-    for (const item of shape.value) {
+    for (const item of shape.value.toArray()) {
       out = out === undefined ? constant(item) : join(out, constant(item));
       if (out === ANY) break;
     }
@@ -170,7 +170,7 @@ function schemaTypes(schema: { [keyword: string]: unknown }, depth: number): num
 
 /** The shape of `value.name`, when `value` has the given shape and is an object. */
 export function memberShape(shape: Shape, name: string): Shape {
-  if (shape.value instanceof Map) {
+  if (shape.value instanceof NuwaObject) {
     const value = shape.value.get(name);
     return value === undefined ? ANY : constant(value);
   }

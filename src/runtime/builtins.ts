@@ -1,34 +1,14 @@
-// The built-in functions of LANGUAGE.md §5. Each declares its arity and usage once; argument
-// problems raise FunctionArgumentError with the usage line, so the author sees how to call it.
+// The built-in functions of LANGUAGE.md §5, in the order of its table. Each declares its arity,
+// usage and a one-line summary once (the prompt builder and error messages read them from
+// BUILTINS); argument problems raise FunctionArgumentError with the usage line.
 import { NuwaError, type Position } from '../errors.js';
 import { parseNumeric } from '../values/numeric.js';
-import { describe, equals, toDisplayString, typeName, type NuwaObject, type Value } from '../values/values.js';
+import { describe, equals, NuwaList, NuwaObject, toDisplayString, typeName, type Value } from '../values/values.js';
+import { Args, argumentError, define, type Builtin } from './builtin-support.js';
+import { LIST_BUILTINS } from './builtins-lists.js';
+import { TEXT_BUILTINS } from './builtins-text.js';
 
-/** What a built-in may ask of the running script. */
-export interface BuiltinHost {
-  print(text: string, at: Position): void;
-}
-
-export interface Builtin {
-  readonly name: string;
-  readonly minArgs: number;
-  readonly maxArgs: number;
-  readonly usage: string;
-  call(args: Value[], host: BuiltinHost, at: Position): Value;
-}
-
-function argumentError(usage: string, message: string, at: Position): NuwaError {
-  return new NuwaError('FunctionArgumentError', `${message} (usage: ${usage})`, at);
-}
-
-function define(name: string, minArgs: number, maxArgs: number, usage: string, call: Builtin['call']): Builtin {
-  return { name, minArgs, maxArgs, usage, call };
-}
-
-function numberArg(b: string, usage: string, value: Value, at: Position, what = 'a number'): number {
-  if (typeof value === 'number') return value;
-  throw argumentError(usage, `${b} expects ${what}, got ${describe(value)}`, at);
-}
+export type { Builtin, BuiltinHost } from './builtin-support.js';
 
 /**
  * Rounds half away from zero on the decimal form of `n` (so 1.005 → 1.01 at two places, as a
@@ -47,74 +27,65 @@ export function roundHalfAwayFromZero(n: number, digits: number): number {
   return result === 0 ? 0 : result; // no negative zero
 }
 
-const FORMAT_PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
-function format(template: string, values: NuwaObject, usage: string, at: Position): string {
-  return template.replace(FORMAT_PLACEHOLDER, (match: string, key: string | undefined) => {
-    if (match === '{{') return '{';
-    if (match === '}}') return '}';
-    const value = values.get(key!);
-    if (value === undefined) {
-      const keys = [...values.keys()];
-      throw argumentError(usage, `FORMAT has no value for {${key}}: the values object ${keys.length ? `has keys ${keys.join(', ')}` : 'is empty'}`, at);
-    }
-    return toDisplayString(value);
-  });
-}
-
-function minMax(name: 'MIN' | 'MAX', usage: string, args: Value[], at: Position): number {
-  let numbers: Value[] = args;
+function minMax(name: 'MIN' | 'MAX', args: Value[], at: Position): number {
+  const check = new Args(name, `${name}(a, b, ...) or ${name}(list)`, at);
+  let count = args.length;
+  let read = (i: number): Value => args[i]!;
   if (args.length === 1 && typeof args[0] !== 'number') {
-    if (!Array.isArray(args[0])) throw argumentError(usage, `${name} expects numbers or one list of numbers, got ${describe(args[0]!)}`, at);
-    numbers = args[0];
-    if (numbers.length === 0) throw argumentError(usage, `${name} of an empty list has no value`, at);
+    if (!(args[0] instanceof NuwaList)) throw check.fail(`${name} expects numbers or one list of numbers, got ${describe(args[0]!)}`);
+    const list = args[0];
+    if (list.length === 0) throw check.fail(`${name} of an empty list has no value`);
+    count = list.length;
+    read = (i) => list.at(i);
   }
-  let best = numberArg(name, usage, numbers[0]!, at, 'numbers');
-  for (let i = 1; i < numbers.length; i++) {
-    const n = numberArg(name, usage, numbers[i]!, at, 'numbers');
+  let best = check.number(read(0), 'numbers');
+  for (let i = 1; i < count; i++) {
+    const n = check.number(read(i), 'numbers');
     if (name === 'MIN' ? n < best : n > best) best = n;
   }
   return best;
 }
 
-const BUILTIN_LIST: Builtin[] = [
-  define('PRINT', 1, 1, 'PRINT(value)', ([value], host, at) => {
-    host.print(toDisplayString(value!), at);
+const CORE_BUILTINS: Builtin[] = [
+  define('PRINT', 1, 1, 'PRINT(value)', 'writes the string form of value as one output line; yields null', ([value], host, at) => {
+    host.print(toDisplayString(value!, host.valueLimits), at);
     return null;
   }),
-  define('NOW', 0, 0, 'NOW()', () => Date.now()),
-  define('FORMAT', 1, 2, 'FORMAT(template, { key: value })', ([template, values], _host, at) => {
-    const usage = 'FORMAT(template, { key: value })';
-    if (typeof template !== 'string') throw argumentError(usage, `FORMAT expects a template string first, got ${describe(template!)}`, at);
-    if (values !== undefined && !(values instanceof Map)) throw argumentError(usage, `FORMAT expects an object of values second, got ${describe(values)}`, at);
-    return format(template, values ?? new Map(), usage, at);
-  }),
-  define('LEN', 1, 1, 'LEN(list | string | object)', ([x], _host, at) => {
-    if (typeof x === 'string' || Array.isArray(x)) return x.length;
-    if (x instanceof Map) return x.size;
+  define('NOW', 0, 0, 'NOW()', 'the current time in whole milliseconds since the Unix epoch', () => Date.now()),
+  define('LEN', 1, 1, 'LEN(list | string | object)', 'the number of items of a list, characters (UTF-16 units) of a string, or keys of an object', ([x], _host, at) => {
+    if (typeof x === 'string' || x instanceof NuwaList) return x.length;
+    if (x instanceof NuwaObject) return x.size;
     throw argumentError('LEN(list | string | object)', `LEN expects a list, string or object, got ${describe(x!)}`, at);
   }),
-  define('KEYS', 1, 1, 'KEYS(object)', ([x], _host, at) => {
-    if (x instanceof Map) return [...x.keys()];
+  define('KEYS', 1, 1, 'KEYS(object)', "the list of the object's keys, in order", ([x], host, at) => {
+    if (x instanceof NuwaObject) return NuwaList.from([...x.keys()], host.valueLimits, at);
     throw argumentError('KEYS(object)', `KEYS expects an object, got ${describe(x!)}`, at);
   }),
-  define('APPEND', 2, 2, 'APPEND(list, value)', ([list, value], _host, at) => {
-    if (!Array.isArray(list)) throw argumentError('APPEND(list, value)', `APPEND expects a list first, got ${describe(list!)}`, at);
-    const out = list.slice();
-    out.push(value!);
-    return out;
+  define('APPEND', 2, 2, 'APPEND(list, value)', 'a new list: list followed by value (the original is unchanged)', ([list, value], host, at) => {
+    if (!(list instanceof NuwaList)) throw argumentError('APPEND(list, value)', `APPEND expects a list first, got ${describe(list!)}`, at);
+    return list.append(value!, host.valueLimits, at);
   }),
-  define('CONTAINS', 2, 2, 'CONTAINS(list | string | object, value)', ([x, v], _host, at) => {
-    const usage = 'CONTAINS(list | string | object, value)';
-    if (Array.isArray(x)) return x.some((item) => equals(item, v!));
-    if (typeof x === 'string' || x instanceof Map) {
-      if (typeof v !== 'string') throw argumentError(usage, `CONTAINS on ${typeName(x) === 'string' ? 'a string' : 'an object'} expects a string to look for, got ${describe(v!)}`, at);
-      return typeof x === 'string' ? x.includes(v) : x.has(v);
-    }
-    throw argumentError(usage, `CONTAINS expects a list, string or object first, got ${describe(x!)}`, at);
-  }),
-  define('STR', 1, 1, 'STR(value)', ([x]) => toDisplayString(x!)),
-  define('NUMBER', 1, 1, 'NUMBER(string)', ([x], _host, at) => {
+  define(
+    'CONTAINS',
+    2,
+    2,
+    'CONTAINS(list | string | object, value)',
+    'whether a list has an item == value, a string contains the string value, or an object has the key value',
+    ([x, v], host, at) => {
+      const usage = 'CONTAINS(list | string | object, value)';
+      if (x instanceof NuwaList) {
+        for (let i = 0; i < x.length; i++) if (equals(x.at(i), v!, host.valueLimits)) return true;
+        return false;
+      }
+      if (typeof x === 'string' || x instanceof NuwaObject) {
+        if (typeof v !== 'string') throw argumentError(usage, `CONTAINS on ${typeName(x) === 'string' ? 'a string' : 'an object'} expects a string to look for, got ${describe(v!)}`, at);
+        return typeof x === 'string' ? x.includes(v) : x.has(v);
+      }
+      throw argumentError(usage, `CONTAINS expects a list, string or object first, got ${describe(x!)}`, at);
+    },
+  ),
+  define('STR', 1, 1, 'STR(value)', 'the string form of value (lists and objects as compact JSON)', ([x], host) => toDisplayString(x!, host.valueLimits)),
+  define('NUMBER', 1, 1, 'NUMBER(string)', 'the number a numeric string denotes', ([x], _host, at) => {
     if (typeof x === 'number') return x;
     if (typeof x === 'string') {
       const n = parseNumeric(x);
@@ -123,20 +94,31 @@ const BUILTIN_LIST: Builtin[] = [
     }
     throw argumentError('NUMBER(string)', `NUMBER expects a numeric string, got ${describe(x!)}`, at);
   }),
-  define('ROUND', 1, 2, 'ROUND(number) or ROUND(number, digits)', ([n, digits], _host, at) => {
-    const usage = 'ROUND(number) or ROUND(number, digits)';
-    const value = numberArg('ROUND', usage, n!, at);
-    const places = digits === undefined ? 0 : numberArg('ROUND', usage, digits, at, 'a number of digits');
-    if (!Number.isInteger(places) || places < 0 || places > 15) throw argumentError(usage, `ROUND digits must be a whole number from 0 to 15, got ${places}`, at);
+  define('ROUND', 1, 2, 'ROUND(number) or ROUND(number, digits)', 'the number rounded half away from zero, to digits (0-15) decimal places', ([n, digits], _host, at) => {
+    const args = new Args('ROUND', 'ROUND(number) or ROUND(number, digits)', at);
+    const value = args.number(n!);
+    const places = digits === undefined ? 0 : args.number(digits, 'a number of digits');
+    if (!Number.isInteger(places) || places < 0 || places > 15) throw args.fail(`ROUND digits must be a whole number from 0 to 15, got ${places}`);
     return roundHalfAwayFromZero(value, places);
   }),
-  define('FLOOR', 1, 1, 'FLOOR(number)', ([n], _host, at) => Math.floor(numberArg('FLOOR', 'FLOOR(number)', n!, at)) || 0),
-  define('CEIL', 1, 1, 'CEIL(number)', ([n], _host, at) => Math.ceil(numberArg('CEIL', 'CEIL(number)', n!, at)) || 0),
-  define('ABS', 1, 1, 'ABS(number)', ([n], _host, at) => Math.abs(numberArg('ABS', 'ABS(number)', n!, at))),
-  define('MIN', 1, Infinity, 'MIN(a, b, ...) or MIN(list)', (args, _host, at) => minMax('MIN', 'MIN(a, b, ...) or MIN(list)', args, at)),
-  define('MAX', 1, Infinity, 'MAX(a, b, ...) or MAX(list)', (args, _host, at) => minMax('MAX', 'MAX(a, b, ...) or MAX(list)', args, at)),
-  define('TYPE', 1, 1, 'TYPE(value)', ([x]) => typeName(x!)),
+  define('FLOOR', 1, 1, 'FLOOR(number)', 'the number rounded down', ([n], _host, at) => Math.floor(new Args('FLOOR', 'FLOOR(number)', at).number(n!)) || 0),
+  define('CEIL', 1, 1, 'CEIL(number)', 'the number rounded up', ([n], _host, at) => Math.ceil(new Args('CEIL', 'CEIL(number)', at).number(n!)) || 0),
+  define('ABS', 1, 1, 'ABS(number)', 'the absolute value of the number', ([n], _host, at) => Math.abs(new Args('ABS', 'ABS(number)', at).number(n!))),
+  define('MIN', 1, Infinity, 'MIN(a, b, ...) or MIN(list)', 'the least of one or more numbers, or of one list of numbers', (args, _host, at) => minMax('MIN', args, at)),
+  define('MAX', 1, Infinity, 'MAX(a, b, ...) or MAX(list)', 'the greatest of one or more numbers, or of one list of numbers', (args, _host, at) => minMax('MAX', args, at)),
+  define('TYPE', 1, 1, 'TYPE(value)', 'the type name: "number", "string", "boolean", "null", "list" or "object"', ([x]) => typeName(x!)),
 ];
+
+function named(list: Builtin[], name: string): Builtin {
+  const found = list.find((b) => b.name === name);
+  if (!found) throw new Error(`internal: no built-in ${name}`);
+  return found;
+}
+
+// The order of LANGUAGE.md §5, which error messages and prompts list them in.
+const ORDER = ['PRINT', 'NOW', 'FORMAT', 'LEN', 'KEYS', 'APPEND', 'CONTAINS', 'STR', 'NUMBER', 'ROUND', 'FLOOR', 'CEIL', 'ABS', 'MIN', 'MAX', 'TYPE', 'JOIN', 'SPLIT', 'SLICE', 'SORT', 'REVERSE', 'UPPER', 'LOWER', 'TRIM', 'REPLACE', 'RANGE'];
+const ALL = [...CORE_BUILTINS, ...TEXT_BUILTINS, ...LIST_BUILTINS];
+const BUILTIN_LIST: Builtin[] = ORDER.map((name) => named(ALL, name));
 
 export const BUILTINS: ReadonlyMap<string, Builtin> = new Map(BUILTIN_LIST.map((b) => [b.name, b]));
 export const BUILTIN_NAMES: readonly string[] = BUILTIN_LIST.map((b) => b.name);

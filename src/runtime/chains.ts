@@ -9,6 +9,7 @@ import type * as A from '../syntax/ast.js';
 import { compileExpression, evaluatePart, type Compiled } from './evaluator.js';
 import { BINARY_OPERATIONS, decidedByLeft, indexInto, logicalOperand, member } from './operators.js';
 import type { Value } from '../values/values.js';
+import type { Run } from './run.js';
 
 const SPINE_THRESHOLD = 64;
 
@@ -62,7 +63,7 @@ export function compileSpine(top: SpineNode): Compiled {
           if (node.type === 'Logical') {
             value = decidedByLeft(value, node) ?? logicalOperand(operand!.sync!(rt, scope), node.operator, 'right', node);
           } else {
-            value = applyLink(node, value, operand === null ? null : operand.sync!(rt, scope));
+            value = applyLink(node, value, operand === null ? null : operand.sync!(rt, scope), rt);
           }
         }
         return value;
@@ -79,7 +80,7 @@ export function compileSpine(top: SpineNode): Compiled {
         if (node.type === 'Logical') {
           value = decidedByLeft(value, node) ?? logicalOperand(await evaluatePart(operand!, rt, scope), node.operator, 'right', node);
         } else {
-          value = applyLink(node, value, operand === null ? null : await evaluatePart(operand, rt, scope));
+          value = applyLink(node, value, operand === null ? null : await evaluatePart(operand, rt, scope), rt);
         }
       }
       return value;
@@ -87,10 +88,10 @@ export function compileSpine(top: SpineNode): Compiled {
   };
 }
 
-function applyLink(node: Exclude<SpineNode, A.LogicalExpression>, value: Value, operand: Value): Value {
+function applyLink(node: Exclude<SpineNode, A.LogicalExpression>, value: Value, operand: Value, rt: Run): Value {
   switch (node.type) {
     case 'Binary':
-      return BINARY_OPERATIONS[node.operator](value, operand, node);
+      return BINARY_OPERATIONS[node.operator](value, operand, node, rt.valueLimits);
     case 'Member':
       return member(value, node);
     case 'Index':

@@ -4,10 +4,12 @@
 // closures instead of switching on node types. Whether a node can reach a CALL was decided by the
 // parser (`hasCall`): nodes without one get a synchronous closure, and only the path from the root
 // to a CALL is async. So `LET x = a * 2 + 1` costs no promise at all, and a loop whose body calls
-// a tool awaits once per call, not once per node (DESIGN.md, "Performance shape").
+// a tool awaits once per call, not once per node (DESIGN.md, "Performance shape"). Statements run
+// synchronously until they must wait (see Exec): a long CALL-free run waits only for the turns it
+// gives the event loop once per time slice (Run.yieldDue), at a loop iteration or between statements.
 import type * as A from '../syntax/ast.js';
 import { NuwaError } from '../errors.js';
-import type { JsonObject } from '../values/json.js';
+import type { JsonObject, JsonValue } from '../values/json.js';
 import { undefinedVariableMessage, unknownFunctionMessage } from './hints.js';
 import { arityError, BUILTINS, type Builtin } from './builtins.js';
 import { evaluateCalc } from './calc.js';
@@ -15,7 +17,7 @@ import { compileSpine, isLongSpine, type SpineNode } from './chains.js';
 import { BINARY_OPERATIONS, decidedByLeft, indexInto, logicalOperand, member, UNARY_OPERATIONS } from './operators.js';
 import type { Run } from './run.js';
 import { Scope } from './scope.js';
-import { describe, setJsonKey, toJson, type NuwaObject, type Value } from '../values/values.js';
+import { checkTotals, describe, MAX_VALUE_DEPTH, NuwaList, NuwaObject, setJsonKey, toJson, type Value } from '../values/values.js';
 
 export type SyncEval = (rt: Run, scope: Scope) => Value;
 export type AsyncEval = (rt: Run, scope: Scope) => Promise<Value>;
@@ -25,18 +27,17 @@ export interface Compiled {
   async: AsyncEval | null;
 }
 
-type SyncExec = (rt: Run, scope: Scope) => void;
-type AsyncExec = (rt: Run, scope: Scope) => Promise<void>;
-interface CompiledStatement {
-  sync: SyncExec | null;
-  async: AsyncExec | null;
-}
+/**
+ * A compiled statement (or block, or program). It runs synchronously and returns undefined, or
+ * returns a promise as soon as it must wait: for a tool, or for a turn of the event loop when the
+ * run's time slice is spent (Run.yieldDue). Whoever ran it then continues on an async path from
+ * that point. So a CALL-free stretch of script costs no promise, and a long one still lets timers,
+ * signals and Ctrl-C in.
+ */
+export type Exec = (rt: Run, scope: Scope) => Promise<void> | undefined;
 
-/** A compiled program: `sync` when nothing in it can call a tool. */
-export interface CompiledProgram {
-  sync: SyncExec | null;
-  async: AsyncExec | null;
-}
+/** A compiled program. */
+export type CompiledProgram = Exec;
 
 const cache = new WeakMap<A.Program, CompiledProgram>();
 
@@ -49,7 +50,7 @@ export function compileProgram(program: A.Program): CompiledProgram {
   if (!compiled) {
     compiling = program;
     try {
-      compiled = compileBlock(program.body);
+      compiled = compileBlock(mapEach(program.body, compileStatement));
     } finally {
       compiling = undefined;
     }
@@ -61,31 +62,29 @@ export function compileProgram(program: A.Program): CompiledProgram {
 // ---------------------------------------------------------------------------------------------
 // Statements
 
-function compileBlock(statements: A.Statement[]): CompiledStatement {
-  const parts = mapEach(statements, compileStatement);
-  if (parts.every((p) => p.sync !== null)) {
-    const runs = parts.map((p) => p.sync!);
-    if (runs.length === 1) return { sync: runs[0]!, async: null };
-    return {
-      sync: (rt, scope) => {
-        for (let i = 0; i < runs.length; i++) runs[i]!(rt, scope);
-      },
-      async: null,
-    };
-  }
-  return {
-    sync: null,
-    async: async (rt, scope) => {
-      for (let i = 0; i < parts.length; i++) {
-        const part = parts[i]!;
-        if (part.async !== null) await part.async(rt, scope);
-        else part.sync!(rt, scope);
-      }
-    },
+function compileBlock(runs: Exec[]): Exec {
+  if (runs.length === 1) return runs[0]!;
+  return (rt, scope) => {
+    for (let i = 0; i < runs.length; i++) {
+      const pending = runs[i]!(rt, scope);
+      if (pending !== undefined) return finishBlock(runs, i + 1, pending, rt, scope);
+      if (rt.yieldDue) return finishBlock(runs, i + 1, rt.yieldTurn(), rt, scope);
+    }
+    return undefined;
   };
 }
 
-function compileStatement(node: A.Statement): CompiledStatement {
+/** The rest of a block once one of its statements had to wait. */
+async function finishBlock(runs: Exec[], from: number, pending: Promise<void>, rt: Run, scope: Scope): Promise<void> {
+  await pending;
+  for (let i = from; i < runs.length; i++) {
+    const next = runs[i]!(rt, scope);
+    if (next !== undefined) await next;
+    if (rt.yieldDue) await rt.yieldTurn();
+  }
+}
+
+function compileStatement(node: A.Statement): Exec {
   switch (node.type) {
     case 'Let':
       return compileLet(node);
@@ -97,46 +96,36 @@ function compileStatement(node: A.Statement): CompiledStatement {
       const expression = compileExpression(node.expression);
       if (expression.sync) {
         const run = expression.sync;
-        return {
-          sync: (rt, scope) => {
-            rt.tick(node);
-            run(rt, scope);
-          },
-          async: null,
+        return (rt, scope) => {
+          rt.tick(node);
+          run(rt, scope);
+          return undefined;
         };
       }
       const run = expression.async!;
-      return {
-        sync: null,
-        async: async (rt, scope) => {
-          rt.tick(node);
-          await run(rt, scope);
-        },
+      return async (rt, scope) => {
+        rt.tick(node);
+        await run(rt, scope);
       };
     }
   }
 }
 
-function compileLet(node: A.LetStatement): CompiledStatement {
+function compileLet(node: A.LetStatement): Exec {
   const { name } = node;
   const value = compileExpression(node.value);
   if (value.sync) {
     const run = value.sync;
-    return {
-      sync: (rt, scope) => {
-        rt.tick(node);
-        scope.assign(name, run(rt, scope));
-      },
-      async: null,
+    return (rt, scope) => {
+      rt.tick(node);
+      scope.assign(name, run(rt, scope));
+      return undefined;
     };
   }
   const run = value.async!;
-  return {
-    sync: null,
-    async: async (rt, scope) => {
-      rt.tick(node);
-      scope.assign(name, await run(rt, scope));
-    },
+  return async (rt, scope) => {
+    rt.tick(node);
+    scope.assign(name, await run(rt, scope));
   };
 }
 
@@ -148,83 +137,127 @@ function conditionError(value: Value, node: A.IfStatement): NuwaError {
   );
 }
 
-function compileIf(node: A.IfStatement): CompiledStatement {
+const nothing: Exec = () => undefined;
+
+function compileIf(node: A.IfStatement): Exec {
   const condition = compileExpression(node.condition);
-  const consequent = compileBlock(node.consequent);
-  const alternate = node.alternate ? compileBlock(node.alternate) : null;
-  if (!node.hasCall) {
-    const test = condition.sync!;
-    const then = consequent.sync!;
-    const otherwise = alternate?.sync ?? null;
-    return {
-      sync: (rt, scope) => {
-        rt.tick(node);
-        const value = test(rt, scope);
-        if (value === true) then(rt, scope);
-        else if (value === false) {
-          if (otherwise !== null) otherwise(rt, scope);
-        } else throw conditionError(value, node);
-      },
-      async: null,
+  const then = compileBlock(mapEach(node.consequent, compileStatement));
+  const otherwise = node.alternate ? compileBlock(mapEach(node.alternate, compileStatement)) : nothing;
+  if (condition.sync) {
+    const test = condition.sync;
+    return (rt, scope) => {
+      rt.tick(node);
+      const value = test(rt, scope);
+      if (value === true) return then(rt, scope);
+      if (value === false) return otherwise(rt, scope);
+      throw conditionError(value, node);
     };
   }
-  return {
-    sync: null,
-    async: async (rt, scope) => {
-      rt.tick(node);
-      const value = condition.async ? await condition.async(rt, scope) : condition.sync!(rt, scope);
-      const branch = value === true ? consequent : value === false ? alternate : null;
-      if (typeof value !== 'boolean') throw conditionError(value, node);
-      if (branch === null) return;
-      if (branch.async) await branch.async(rt, scope);
-      else branch.sync!(rt, scope);
-    },
+  const test = condition.async!;
+  return async (rt, scope) => {
+    rt.tick(node);
+    const value = await test(rt, scope);
+    if (typeof value !== 'boolean') throw conditionError(value, node);
+    const pending = (value ? then : otherwise)(rt, scope);
+    if (pending !== undefined) await pending;
   };
 }
 
 function iterableError(value: Value, node: A.ForStatement): NuwaError {
-  const hint = value instanceof Map ? ': to loop over an object, use FOR key IN KEYS(obj) DO' : '';
+  const hint = value instanceof NuwaObject ? ': to loop over an object, use FOR key IN KEYS(obj) DO' : '';
   return new NuwaError('InvalidIterableError', `FOR needs a list to loop over, got ${describe(value)}${hint}`, node.iterable);
 }
 
-function compileFor(node: A.ForStatement): CompiledStatement {
+/** Where a loop that had to wait goes on: the next item, the next statement of the current iteration. */
+interface LoopPosition {
+  next: number;
+  statement: number;
+  inner: Scope | null;
+}
+
+function compileFor(node: A.ForStatement): Exec {
   const { variable } = node;
   const iterable = compileExpression(node.iterable);
-  if (!node.hasCall) {
-    const list = iterable.sync!;
-    const run = compileBlock(node.body).sync!;
-    return {
-      sync: (rt, scope) => {
-        rt.tick(node);
-        const items = list(rt, scope);
-        if (!Array.isArray(items)) throw iterableError(items, node);
-        // Lists are never mutated in place, so iterating `items` is iterating the list as it was.
-        for (let i = 0; i < items.length; i++) {
-          rt.tick(node);
-          run(rt, new Scope(scope, variable, items[i]!));
-        }
-      },
-      async: null,
-    };
-  }
-  // The body's statements run inline: one async function less to enter per iteration.
   const statements = mapEach(node.body, compileStatement);
-  return {
-    sync: null,
-    async: async (rt, scope) => {
-      rt.tick(node);
-      const items = iterable.async ? await iterable.async(rt, scope) : iterable.sync!(rt, scope);
-      if (!Array.isArray(items)) throw iterableError(items, node);
-      for (let i = 0; i < items.length; i++) {
+
+  /**
+   * Runs the loop from `at` until it ends (undefined) or must wait (the promise to wait for: a
+   * tool call, or a turn of the event loop once the time slice is spent). After the wait the loop
+   * comes back here, so a long loop keeps running in this one function, optimised once, whether
+   * or not it waited; the body's statements run inline. Lists never change, so iterating `items`
+   * is iterating the list as it was when the loop began.
+   */
+  const step = (rt: Run, scope: Scope, items: NuwaList, at: LoopPosition): Promise<void> | undefined => {
+    let next = at.next;
+    let statement = at.statement;
+    let inner = at.inner;
+    for (;;) {
+      if (inner === null) {
+        if (next >= items.length) return undefined;
         rt.tick(node);
-        const inner = new Scope(scope, variable, items[i]!);
-        for (let j = 0; j < statements.length; j++) {
-          const statement = statements[j]!;
-          if (statement.async !== null) await statement.async(rt, inner);
-          else statement.sync!(rt, inner);
+        inner = new Scope(scope, variable, items.at(next++));
+        statement = 0;
+      }
+      while (statement < statements.length) {
+        const pending = statements[statement++]!(rt, inner);
+        if (pending !== undefined) {
+          at.next = next;
+          at.statement = statement;
+          at.inner = inner;
+          return pending;
         }
       }
-    },
+      inner = null;
+      if (rt.yieldDue) {
+        at.next = next;
+        at.inner = null;
+        return rt.yieldTurn();
+      }
+    }
+  };
+
+  const resume = async (pending: Promise<void>, rt: Run, scope: Scope, items: NuwaList, at: LoopPosition): Promise<void> => {
+    for (let wait: Promise<void> | undefined = pending; wait !== undefined; wait = step(rt, scope, items, at)) await wait;
+  };
+
+  // A body that calls a tool waits at (nearly) every iteration: such a loop is async from the start,
+  // as a plain loop with an await per call, instead of going back and forth through `step`.
+  const callingLoop = async (rt: Run, scope: Scope, items: NuwaList): Promise<void> => {
+    for (let i = 0; i < items.length; i++) {
+      rt.tick(node);
+      const inner = new Scope(scope, variable, items.at(i));
+      for (let j = 0; j < statements.length; j++) {
+        const pending = statements[j]!(rt, inner);
+        if (pending !== undefined) await pending;
+      }
+      if (rt.yieldDue) await rt.yieldTurn(); // a tool that returns at once gives no turn by itself
+    }
+  };
+
+  const run = node.body.some((statement) => statement.hasCall)
+    ? callingLoop
+    : (rt: Run, scope: Scope, items: NuwaList): Promise<void> | undefined => {
+        const at: LoopPosition = { next: 0, statement: 0, inner: null };
+        const pending = step(rt, scope, items, at);
+        return pending === undefined ? undefined : resume(pending, rt, scope, items, at);
+      };
+
+  if (iterable.sync) {
+    const list = iterable.sync;
+    return (rt, scope) => {
+      rt.tick(node);
+      const items = list(rt, scope);
+      if (!(items instanceof NuwaList)) throw iterableError(items, node);
+      return run(rt, scope, items);
+    };
+  }
+  const list = iterable.async!;
+  return async (rt, scope) => {
+    rt.tick(node);
+    const items = await list(rt, scope);
+    if (!(items instanceof NuwaList)) throw iterableError(items, node);
+    const pending = run(rt, scope, items);
+    if (pending !== undefined) await pending;
   };
 }
 
@@ -265,22 +298,24 @@ export function compileSync(node: A.Expression): SyncEval {
       return (rt, scope) => {
         const out: Value[] = new Array(elements.length);
         for (let i = 0; i < elements.length; i++) out[i] = elements[i]!(rt, scope);
-        return out;
+        return NuwaList.from(out, rt.valueLimits, node);
       };
     }
     case 'Object': {
       const keys = node.properties.map((p) => p.key);
       const values = mapEach(node.properties, (p) => compileSync(p.value));
       return (rt, scope) => {
-        const out: NuwaObject = new Map();
+        const out = new NuwaObject();
         for (let i = 0; i < keys.length; i++) out.set(keys[i]!, values[i]!(rt, scope));
-        return out;
+        return out.seal(rt.valueLimits, node);
       };
     }
     case 'Binary': {
       const operation = BINARY_OPERATIONS[node.operator];
       const left = compileSync(node.left);
       const right = compileSync(node.right);
+      // Only equality walks values (and watches the clock as it goes); the others need no limits.
+      if (node.operator === '==' || node.operator === '!=') return (rt, scope) => operation(left(rt, scope), right(rt, scope), node, rt.valueLimits);
       return (rt, scope) => operation(left(rt, scope), right(rt, scope), node);
     }
     case 'Logical': {
@@ -321,16 +356,16 @@ function compileAsync(node: A.Expression): AsyncEval {
       return async (rt, scope) => {
         const out: Value[] = new Array(elements.length);
         for (let i = 0; i < elements.length; i++) out[i] = await evaluatePart(elements[i]!, rt, scope);
-        return out;
+        return NuwaList.from(out, rt.valueLimits, node);
       };
     }
     case 'Object': {
       const keys = node.properties.map((p) => p.key);
       const values = mapEach(node.properties, (p) => compileExpression(p.value));
       return async (rt, scope) => {
-        const out: NuwaObject = new Map();
+        const out = new NuwaObject();
         for (let i = 0; i < keys.length; i++) out.set(keys[i]!, await evaluatePart(values[i]!, rt, scope));
-        return out;
+        return out.seal(rt.valueLimits, node);
       };
     }
     case 'Binary': {
@@ -340,7 +375,7 @@ function compileAsync(node: A.Expression): AsyncEval {
       return async (rt, scope) => {
         const l = left.async ? await left.async(rt, scope) : left.sync!(rt, scope);
         const r = right.async ? await right.async(rt, scope) : right.sync!(rt, scope);
-        return operation(l, r, node);
+        return operation(l, r, node, rt.valueLimits);
       };
     }
     case 'Logical': {
@@ -424,7 +459,12 @@ function compileFunctionCall(node: A.FunctionCall): SyncEval {
 function callBuiltin(builtin: Builtin | undefined, args: Value[], node: A.FunctionCall, rt: Run): Value {
   if (builtin === undefined) throw unknownFunction(node, rt);
   if (args.length < builtin.minArgs || args.length > builtin.maxArgs) throw arityError(builtin, args.length, node);
-  return builtin.call(args, rt, node);
+  try {
+    return builtin.call(args, rt, node);
+  } catch (error) {
+    // A limit reached inside a value walk (the string form of a list, say) points at the call.
+    throw error instanceof NuwaError ? error.at(node) : error;
+  }
 }
 
 /** The UnknownFunctionError of `NAME(...)`; the checker reports the same one before the run. */
@@ -436,19 +476,48 @@ function compileToolCall(node: A.CallExpression): AsyncEval {
   const { tool } = node;
   const keys = node.arguments.properties.map((p) => p.key);
   const values = mapEach(node.arguments.properties, (p) => compileExpression(p.value));
-  const argument = (value: Value) => (typeof value === 'object' && value !== null ? toJson(value) : value);
+  const keyChars = keys.reduce((sum, key) => sum + key.length, 0);
+  const put = keys.includes('__proto__') ? setJsonKey : (args: JsonObject, key: string, value: JsonValue) => void (args[key] = value);
+  const refuse = (items: number, chars: number, depth: number, rt: Run): never => {
+    checkTotals(items, chars, depth, rt.valueLimits, `the arguments of \`${tool}\``, node.arguments);
+    throw new Error('internal: arguments over the limits were not refused');
+  };
+
+  // The arguments object is a value built here, expanded into plain JSON for the tool: its totals
+  // are checked as each argument is added, before that argument is expanded.
+  const build = (rt: Run, parts: Value[]): JsonObject => {
+    const args: JsonObject = {};
+    let items = keys.length;
+    let chars = keyChars;
+    let depth = 1;
+    for (let i = 0; i < parts.length; i++) {
+      const value = parts[i]!;
+      if (typeof value === 'object' && value !== null) {
+        items += value.totalItems;
+        chars += value.totalChars;
+        if (value.depth >= depth) depth = value.depth + 1;
+        if (items > rt.valueLimits.maxValueSize || chars > rt.valueLimits.maxStringLength || depth > MAX_VALUE_DEPTH) refuse(items, chars, depth, rt);
+        put(args, keys[i]!, toJson(value, rt.valueLimits));
+      } else {
+        if (typeof value === 'string' && (chars += value.length) > rt.valueLimits.maxStringLength) refuse(items, chars, depth, rt);
+        put(args, keys[i]!, value);
+      }
+    }
+    return args;
+  };
+
   if (values.every((v) => v.sync !== null)) {
     const syncValues = values.map((v) => v.sync!);
     // No await of our own: the tool call's promise is handed straight to the caller.
     return (rt, scope) => {
-      const args: JsonObject = {};
-      for (let i = 0; i < keys.length; i++) setJsonKey(args, keys[i]!, argument(syncValues[i]!(rt, scope)));
-      return rt.callTool(tool, args, node, scope);
+      const parts: Value[] = new Array(syncValues.length);
+      for (let i = 0; i < syncValues.length; i++) parts[i] = syncValues[i]!(rt, scope);
+      return rt.callTool(tool, build(rt, parts), node, scope);
     };
   }
   return async (rt, scope) => {
-    const args: JsonObject = {};
-    for (let i = 0; i < keys.length; i++) setJsonKey(args, keys[i]!, argument(await evaluatePart(values[i]!, rt, scope)));
-    return rt.callTool(tool, args, node, scope);
+    const parts: Value[] = new Array(values.length);
+    for (let i = 0; i < values.length; i++) parts[i] = await evaluatePart(values[i]!, rt, scope);
+    return rt.callTool(tool, build(rt, parts), node, scope);
   };
 }

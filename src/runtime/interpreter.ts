@@ -16,7 +16,7 @@ import { Run } from './run.js';
 import { Scope } from './scope.js';
 import { PlanBudget, type ApprovedPlan } from '../check/approval.js';
 import { plan as planScript, type Plan, type PlanOptions } from '../check/check.js';
-import { fromJson, setJsonKey, toJson } from '../values/values.js';
+import { charsIn, checkTotals, fromJson, itemsIn, setJsonKey, toJson, type ValueLimits } from '../values/values.js';
 import { callHook, describeThrown } from '../util/foreign.js';
 
 export interface InterpreterOptions {
@@ -90,8 +90,6 @@ export class Interpreter {
   /** Runs a script (source text or a parsed AST). Rejects with a NuwaError. */
   async run(script: string | Program, options: RunOptions = {}): Promise<RunResult> {
     const { fileName } = options;
-    const top = new Scope(null);
-    const variablesNow = () => scopeVariables(top);
     const run = new Run({
       registry: this.registry,
       session: this.session,
@@ -105,21 +103,27 @@ export class Interpreter {
       fileName,
       signal: options.signal,
     });
+    // Without the run's clock: the variables are read after the run stopped too (for the error report).
+    const { maxValueSize, maxStringLength } = run.valueLimits;
+    const top = new Scope(null, null, null, { maxValueSize, maxStringLength });
+    const variablesNow = (partial?: boolean) => scopeVariables(top, { maxValueSize, maxStringLength }, partial);
     const stats = (): RunStats => ({ steps: run.steps, toolCalls: run.toolCalls, durationMs: run.durationMs });
     run.emit?.({ type: 'script:started', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName });
     try {
-      bindInitialVariables(top, options.variables);
+      bindInitialVariables(top, options.variables, run.valueLimits);
       const program = typeof script === 'string' ? parse(script, { fileName }) : checkProgram(script);
       if (options.approvedPlan !== undefined) run.usePlan(PlanBudget.of(options.approvedPlan, program));
-      const compiled = compileProgram(program);
-      if (compiled.sync) compiled.sync(run, top);
-      else await compiled.async!(run, top);
+      // Parsing counts toward the run's time: a long parse may have spent the deadline or the slice.
+      const parsed = run.checkpoint();
+      if (parsed !== undefined) await parsed;
+      const pending = compileProgram(program)(run, top);
+      if (pending !== undefined) await pending;
       const result = { variables: variablesNow(), output: run.output, stats: stats() };
       run.emit?.({ type: 'script:completed', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName, stats: result.stats });
       return result;
     } catch (thrown) {
       const error = asNuwaError(thrown).at(run.current, fileName);
-      error.variables = safeVariables(variablesNow);
+      error.variables = safeVariables(() => variablesNow(true));
       run.emit?.({
         type: 'script:failed',
         executionId: run.runId,
@@ -175,27 +179,46 @@ function checkProgram(script: unknown): Program {
   throw new NuwaError('SyntaxError', 'run() needs script text or a Program from parse()', { line: 1, column: 1, errors: [] });
 }
 
-function bindInitialVariables(top: Scope, variables: Record<string, unknown> | undefined): void {
+function bindInitialVariables(top: Scope, variables: Record<string, unknown> | undefined, limits: ValueLimits): void {
   if (variables === undefined) return;
   if (variables === null || typeof variables !== 'object') throw new NuwaError('TypeError', 'the initial variables must be an object of name → JSON value');
   for (const [name, value] of Object.entries(variables)) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new NuwaError('TypeError', `"${name}" is not a valid variable name`);
     try {
-      top.assign(name, fromJson(value));
+      top.assign(name, fromJson(value, limits));
     } catch (error) {
+      if (isNuwaError(error)) throw new NuwaError(error.kind, `the initial variable \`${name}\`: ${error.message}`);
       throw new NuwaError('TypeError', `the initial variable \`${name}\` is not a JSON value: ${describeThrown(error)}`);
     }
   }
 }
 
-function scopeVariables(scope: Scope): Record<string, JsonValue> {
+/**
+ * The top-level variables as plain JSON. Together they are one value going out to the host, so
+ * together they must be within the limits: a thousand names for one big shared list would expand
+ * into a thousand copies of it. The run fails when they are not; an error report (`partial`)
+ * keeps the variables that fit, in order, and leaves out the rest.
+ */
+function scopeVariables(scope: Scope, limits: ValueLimits, partial = false): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
-  // setJsonKey: a variable named __proto__ must be a key, not the prototype of the host's object.
-  for (const [name, value] of scope.entries()) setJsonKey(out, name, toJson(value));
+  let items = 0;
+  let chars = 0;
+  for (const [name, value] of scope.entries()) {
+    const moreItems = items + itemsIn(value);
+    const moreChars = chars + charsIn(value);
+    if (moreItems > limits.maxValueSize || moreChars > limits.maxStringLength) {
+      if (partial) continue;
+      checkTotals(moreItems, moreChars, 0, limits, "the script's variables together");
+    }
+    items = moreItems;
+    chars = moreChars;
+    // setJsonKey: a variable named __proto__ must be a key, not the prototype of the host's object.
+    setJsonKey(out, name, toJson(value, limits));
+  }
   return out;
 }
 
-/** The variables for an error report; a value too deep to convert is left out rather than lost. */
+/** The variables for an error report; a value that cannot be converted is left out rather than lost. */
 function safeVariables(read: () => Record<string, JsonValue>): Record<string, JsonValue> {
   try {
     return read();

@@ -1,6 +1,7 @@
 // Execution limits (TOOLS.md §7). The defaults are generous for any real plan but finite, so a
 // runaway script written by a model ends with LimitExceededError instead of running forever.
 import { DEFAULT_MAX_CALL_DEPTH } from '../tools/invoke.js';
+import { DEFAULT_VALUE_LIMITS } from '../values/values.js';
 
 export interface Limits {
   /** Statements and loop iterations executed. */
@@ -13,6 +14,10 @@ export interface Limits {
   maxOutputBytes?: number;
   /** How deeply tools may call tools through context.callTool (a script's CALL is depth 1). */
   maxCallDepth?: number;
+  /** Items and entries in any one value, nested and shared ones counted each time they appear. */
+  maxValueSize?: number;
+  /** Characters in any one string, and in all the strings of any one list or object together. */
+  maxStringLength?: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Required<Limits>> = Object.freeze({
@@ -21,6 +26,9 @@ export const DEFAULT_LIMITS: Readonly<Required<Limits>> = Object.freeze({
   timeoutMs: 5 * 60_000,
   maxOutputBytes: 10 * 1024 * 1024,
   maxCallDepth: DEFAULT_MAX_CALL_DEPTH,
+  // Why these two numbers: see DEFAULT_VALUE_LIMITS in src/values/model.ts.
+  maxValueSize: DEFAULT_VALUE_LIMITS.maxValueSize,
+  maxStringLength: DEFAULT_VALUE_LIMITS.maxStringLength,
 });
 
 export function resolveLimits(limits: Limits | undefined): Required<Limits> {

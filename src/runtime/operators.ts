@@ -4,9 +4,10 @@ import type { BinaryExpression, IndexExpression, LogicalExpression, MemberExpres
 import { NuwaError, type Position } from '../errors.js';
 import { didYouMean } from '../util/suggest.js';
 import { memberHint } from './hints.js';
-import { describe, equals, formatKeys, typeName, type Value } from '../values/values.js';
+import { describe, equals, formatKeys, NuwaList, NuwaObject, typeName, type Value, type ValueLimits } from '../values/values.js';
 
-export type BinaryOperation = (left: Value, right: Value, at: Position) => Value;
+/** `limits` bounds the walks `==` and `!=` make over big values (and lets them watch the clock). */
+export type BinaryOperation = (left: Value, right: Value, at: Position, limits?: ValueLimits) => Value;
 export type UnaryOperation = (operand: Value, at: Position) => Value;
 
 function typeError(message: string, at: Position): NuwaError {
@@ -61,8 +62,8 @@ export const BINARY_OPERATIONS: Record<BinaryExpression['operator'], BinaryOpera
     if (r === 0) throw divisionByZero('%', at);
     return l % r;
   },
-  '==': (l, r) => equals(l, r),
-  '!=': (l, r) => !equals(l, r),
+  '==': (l, r, _at, limits) => equals(l, r, limits),
+  '!=': (l, r, _at, limits) => !equals(l, r, limits),
   '<': ordering('<', (o) => o < 0),
   '<=': ordering('<=', (o) => o <= 0),
   '>': ordering('>', (o) => o > 0),
@@ -102,13 +103,13 @@ export function decidedByLeft(left: Value, node: LogicalExpression): boolean | u
 // --- member access and indexing (LANGUAGE.md §4) --------------------------------------------
 
 export function member(object: Value, node: MemberExpression): Value {
-  if (object instanceof Map) {
+  if (object instanceof NuwaObject) {
     const value = object.get(node.property);
     if (value !== undefined) return value;
-    const keys = [...object.keys()];
+    const keys = keysForMessage(object);
     throw new NuwaError(
       'MemberAccessError',
-      `the object has no key "${node.property}"${didYouMean(node.property, keys)} (its keys: ${keys.length ? formatKeys(keys) : 'none'})`,
+      `the object has no key "${node.property}"${didYouMean(node.property, keys)} (its keys: ${keys.length ? formatKeys(keys, 8, object.size) : 'none'})`,
       node,
     );
   }
@@ -117,7 +118,7 @@ export function member(object: Value, node: MemberExpression): Value {
 }
 
 export function indexInto(target: Value, index: Value, node: IndexExpression): Value {
-  if (Array.isArray(target)) {
+  if (target instanceof NuwaList) {
     if (typeof index !== 'number' || !Number.isInteger(index)) {
       throw new NuwaError('TypeError', `a list index must be a whole number, got ${describe(index)}`, node);
     }
@@ -125,14 +126,24 @@ export function indexInto(target: Value, index: Value, node: IndexExpression): V
       const range = target.length === 0 ? 'the list is empty' : `valid indexes are 0 to ${target.length - 1}`;
       throw new NuwaError('IndexOutOfBoundsError', `index ${index} is outside the list: ${range}`, node);
     }
-    return target[index]!;
+    return target.at(index);
   }
-  if (target instanceof Map) {
+  if (target instanceof NuwaObject) {
     if (typeof index !== 'string') throw new NuwaError('TypeError', `an object is indexed by a string key, got ${describe(index)}`, node);
     const value = target.get(index);
     if (value !== undefined) return value;
-    const keys = [...target.keys()];
-    throw new NuwaError('MemberAccessError', `the object has no key "${index}"${didYouMean(index, keys)} (its keys: ${keys.length ? formatKeys(keys) : 'none'})`, node);
+    const keys = keysForMessage(target);
+    throw new NuwaError('MemberAccessError', `the object has no key "${index}"${didYouMean(index, keys)} (its keys: ${keys.length ? formatKeys(keys, 8, target.size) : 'none'})`, node);
   }
   throw new NuwaError('TypeError', `only lists and objects can be indexed, got ${describe(target)}`, node);
+}
+
+/** The keys a "did you mean" looks among: all of them for an ordinary object, the first few thousand of a huge one. */
+function keysForMessage(object: NuwaObject): string[] {
+  const keys: string[] = [];
+  for (const key of object.keys()) {
+    if (keys.length === 5000) break;
+    keys.push(key);
+  }
+  return keys;
 }

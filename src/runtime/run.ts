@@ -14,7 +14,7 @@ import type { BuiltinHost } from './builtins.js';
 import type { Scope } from './scope.js';
 import type { Limits } from './limits.js';
 import type { PlanBudget } from '../check/approval.js';
-import { fromJson, toJson, type Value } from '../values/values.js';
+import { fromJson, toJson, type Value, type ValueLimits } from '../values/values.js';
 import { callHook, describeThrown } from '../util/foreign.js';
 
 export interface RunSettings {
@@ -31,8 +31,14 @@ export interface RunSettings {
   signal: AbortSignal | undefined;
 }
 
-/** How often (in steps) a synchronous stretch of script looks at the clock. */
+// Responsiveness (TOOLS.md §7). A script that never calls a tool would otherwise run to its end
+// without letting the event loop in, so the run's timer, the host's AbortSignal and Ctrl-C could not
+// act. Every CLOCK_CHECK_INTERVAL units of work (a step, or about a value node of a long walk) the run
+// looks at the clock; once a slice of SLICE_MS has passed it sets `yieldDue`, and the next loop
+// iteration or statement boundary waits for a macrotask (setImmediate), in which timers, signals and
+// I/O run. A check costs a counter decrement; a turn costs a few microseconds every SLICE_MS.
 const CLOCK_CHECK_INTERVAL = 1024;
+const SLICE_MS = 10;
 
 export class Run implements CallHost, BuiltinHost {
   readonly runId = randomUUID();
@@ -50,6 +56,12 @@ export class Run implements CallHost, BuiltinHost {
   toolCalls = 0;
   /** The run is over: the contexts it handed out refuse callTool, print and setVar. */
   ended = false;
+  /** Set when the current time slice is spent: the evaluator then awaits `yieldTurn()`. */
+  yieldDue = false;
+  /** maxValueSize and maxStringLength, and the clock for long walks over values. */
+  readonly valueLimits: ValueLimits;
+  private untilClockCheck = CLOCK_CHECK_INTERVAL;
+  private sliceEnd: number;
   private outputBytes = 0;
   private callCounter = 0;
   private readonly limits: RunSettings['limits'];
@@ -76,6 +88,8 @@ export class Run implements CallHost, BuiltinHost {
     this.printLine = settings.print;
     this.emit = settings.onEvent && safeListener(settings.onEvent, settings.logger);
     this.deadline = this.startedAt + this.limits.timeoutMs;
+    this.sliceEnd = this.startedAt + SLICE_MS;
+    this.valueLimits = { maxValueSize: this.limits.maxValueSize, maxStringLength: this.limits.maxStringLength, charge: (units) => this.charge(units) };
     // Not unref'd: while a run waits on a tool that never settles, this timer is what keeps the
     // process alive until the timeout ends the run. finish() clears it.
     this.timer = setTimeout(() => this.stop(this.timeoutError()), Math.min(this.limits.timeoutMs, 2 ** 31 - 1));
@@ -96,10 +110,42 @@ export class Run implements CallHost, BuiltinHost {
     this.current = at;
     if (++this.steps > this.maxSteps) {
       this.stop(new NuwaError('LimitExceededError', `the script ran more than maxSteps (${this.limits.maxSteps}) statements and loop iterations`));
-    } else if (this.steps % CLOCK_CHECK_INTERVAL === 0 && this.stopError === null && performance.now() > this.deadline) {
-      this.stop(this.timeoutError());
+    } else if (--this.untilClockCheck <= 0) {
+      this.checkClock();
     }
     if (this.stopError !== null) throw this.stopError.at(at, this.fileName);
+  }
+
+  /** Counts work other than steps (long walks, big strings); throws once the run must stop. */
+  charge(units: number): void {
+    this.untilClockCheck -= units;
+    if (this.untilClockCheck <= 0) this.checkClock();
+    if (this.stopError !== null) throw this.stopError.at(this.current, this.fileName);
+  }
+
+  private checkClock(): void {
+    this.untilClockCheck = CLOCK_CHECK_INTERVAL;
+    const now = performance.now();
+    if (now > this.deadline) this.stop(this.timeoutError());
+    else if (now >= this.sliceEnd) this.yieldDue = true;
+  }
+
+  /** Gives the event loop a turn (timers, signals, I/O), then goes on unless the run was stopped. */
+  async yieldTurn(): Promise<void> {
+    this.yieldDue = false;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.sliceEnd = performance.now() + SLICE_MS;
+    if (this.stopError !== null) throw this.stopError.at(this.current, this.fileName);
+  }
+
+  /**
+   * A point where the run may be stopped or give a turn outside the evaluator (after parsing):
+   * throws if the deadline has passed or the run was stopped; returns a promise if it yields.
+   */
+  checkpoint(): Promise<void> | undefined {
+    this.checkClock();
+    if (this.stopError !== null) throw this.stopError.at(this.current, this.fileName);
+    return this.yieldDue ? this.yieldTurn() : undefined;
   }
 
   /** Stops the run: aborts the signal tools hold and ends every wait for a tool. */
@@ -150,7 +196,7 @@ export class Run implements CallHost, BuiltinHost {
   }
 
   callTool(name: string, args: JsonObject, at: Position, scope: Scope): Promise<Value> {
-    const site = new ScriptCallSite(at, this.fileName, scope);
+    const site = new ScriptCallSite(at, this.fileName, scope, this.valueLimits);
     this.plan?.pending.set(site, name);
     return invokeTool(this, name, args, site, 'value') as Promise<Value>;
   }
@@ -198,6 +244,7 @@ class ScriptCallSite implements CallSite, VariableAccess {
     at: Position,
     readonly fileName: string | undefined,
     private readonly scope: Scope,
+    private readonly limits: ValueLimits,
   ) {
     this.line = at.line;
     this.column = at.column;
@@ -205,13 +252,13 @@ class ScriptCallSite implements CallSite, VariableAccess {
 
   get(name: string): JsonValue | undefined {
     const value = this.scope.lookup(name);
-    return value === undefined ? undefined : toJson(value);
+    return value === undefined ? undefined : toJson(value, this.limits);
   }
 
   set(name: string, value: JsonValue): void {
     let converted: Value;
     try {
-      converted = fromJson(value);
+      converted = fromJson(value, this.limits);
     } catch (error) {
       throw new TypeError(`setVar("${name}"): ${describeThrown(error)}`);
     }

@@ -4,26 +4,51 @@
 //
 // A loop body usually binds a handful of names, so a scope keeps them in two small arrays and
 // only moves to a Map past SMALL_SCOPE names.
-import type { Value } from '../values/values.js';
+//
+// The variables in scope are, together, one value within the run's limits (maxValueSize,
+// maxStringLength), at every LET as at the end of the run, when they are returned to the host:
+// otherwise a thousand LETs of a big list would hold a thousand big lists. Each scope keeps the
+// totals of its own variables; a LET that would take the scopes in reach past a limit is refused.
+// The loop variable is not counted: it is an item of the list being looped over.
+import { charsIn, checkTotals, itemsIn, type Value, type ValueLimits } from '../values/values.js';
 
 const SMALL_SCOPE = 8;
 
-export class Scope {
-  // The loop variable has its own slot: an iteration that binds nothing else allocates nothing but
-  // the scope itself.
-  private readonly loopName: string | null;
-  private loopValue: Value;
-  private names: string[] | null = null;
-  private values: Value[] | null = null;
-  private map: Map<string, Value> | null = null;
+/** Whether a value counts toward the totals at all (numbers, booleans and null do not). */
+function weighs(value: Value): boolean {
+  return typeof value === 'string' || (typeof value === 'object' && value !== null);
+}
 
-  constructor(
-    readonly parent: Scope | null,
-    loopName: string | null = null,
-    loopValue: Value = null,
-  ) {
+interface Weight {
+  items: number;
+  chars: number;
+  /** Whether the loop variable was reassigned, so that its value is counted here. */
+  loopCounted: boolean;
+  /** On the top scope of a run: the limits its variables, and those of every scope below, keep to. */
+  limits?: ValueLimits;
+}
+
+export class Scope {
+  // A scope is made per loop iteration, so its fields are set in the constructor (`declare`d, not
+  // class fields: V8 runs class field initializers as a separate function). The loop variable has
+  // its own slot: an iteration that binds nothing else allocates nothing but the scope itself.
+  declare readonly parent: Scope | null;
+  private declare readonly loopName: string | null;
+  private declare loopValue: Value;
+  private declare names: string[] | null;
+  private declare values: Value[] | null;
+  private declare map: Map<string, Value> | null;
+  /** The totals of this scope's own variables; made when it first binds a list, object or string. */
+  private declare weight: Weight | null;
+
+  constructor(parent: Scope | null, loopName: string | null = null, loopValue: Value = null, limits?: ValueLimits) {
+    this.parent = parent;
     this.loopName = loopName;
     this.loopValue = loopValue;
+    this.names = null;
+    this.values = null;
+    this.map = null;
+    this.weight = limits === undefined ? null : { items: 0, chars: 0, loopCounted: false, limits };
   }
 
   /** The value bound to `name` here or in an enclosing scope; undefined when unbound. */
@@ -35,12 +60,41 @@ export class Scope {
     return undefined;
   }
 
-  /** LET semantics: update the nearest binding, else bind in this scope. */
+  /**
+   * LET semantics: update the nearest binding, else bind in this scope. Refuses
+   * (LimitExceededError) a value that would take the variables in reach past the top scope's limits.
+   */
   assign(name: string, value: Value): void {
     for (let scope: Scope | null = this; scope !== null; scope = scope.parent) {
-      if (scope.replace(name, value)) return;
+      if (scope.replace(name, value, this)) return;
     }
+    if (weighs(value)) this.admit(this, undefined, value);
     this.bind(name, value);
+  }
+
+  /** Accounts `value` replacing `old` in this scope's totals, after checking the limits from `from` up. */
+  private admit(from: Scope, old: Value | undefined, value: Value): void {
+    const items = itemsIn(value) - (old === undefined ? 0 : itemsIn(old));
+    const chars = charsIn(value) - (old === undefined ? 0 : charsIn(old));
+    if (items === 0 && chars === 0) return;
+    if (items > 0 || chars > 0) {
+      let totalItems = items;
+      let totalChars = chars;
+      let limits: ValueLimits | undefined;
+      for (let scope: Scope | null = from; scope !== null; scope = scope.parent) {
+        const weight = scope.weight;
+        if (weight === null) continue;
+        totalItems += weight.items;
+        totalChars += weight.chars;
+        if (weight.limits !== undefined) limits = weight.limits;
+      }
+      if (limits !== undefined && (totalItems > limits.maxValueSize || totalChars > limits.maxStringLength)) {
+        checkTotals(totalItems, totalChars, 0, limits, "the script's variables together");
+      }
+    }
+    this.weight ??= { items: 0, chars: 0, loopCounted: false };
+    this.weight.items += items;
+    this.weight.chars += chars;
   }
 
   private get(name: string): Value | undefined {
@@ -52,13 +106,19 @@ export class Scope {
     return undefined;
   }
 
-  private replace(name: string, value: Value): boolean {
+  private replace(name: string, value: Value, from: Scope): boolean {
     if (this.loopName === name) {
+      // Reassigned, the loop variable holds a value of its own, no longer an item of the list.
+      this.admit(from, this.weight?.loopCounted ? this.loopValue : undefined, value);
+      this.weight ??= { items: 0, chars: 0, loopCounted: false };
+      this.weight.loopCounted = true;
       this.loopValue = value;
       return true;
     }
     if (this.map !== null) {
-      if (!this.map.has(name)) return false;
+      const old = this.map.get(name);
+      if (old === undefined) return false;
+      if (weighs(old) || weighs(value)) this.admit(from, old, value);
       this.map.set(name, value);
       return true;
     }
@@ -66,6 +126,8 @@ export class Scope {
     if (names === null) return false;
     for (let i = 0; i < names.length; i++) {
       if (names[i] === name) {
+        const old = this.values![i]!;
+        if (weighs(old) || weighs(value)) this.admit(from, old, value);
         this.values![i] = value;
         return true;
       }

@@ -100,7 +100,7 @@ export class CallContext implements ToolContext {
     if (typeof name !== 'string') throw new TypeError(`callTool(name, args): the name must be a string, not ${textOf(name)}`);
     let copy: JsonValue;
     try {
-      copy = copyJson(args);
+      copy = copyJson(args, this.#host.valueLimits);
     } catch (error) {
       throw new TypeError(`callTool("${name}"): the arguments are not JSON: ${describeThrown(error)}`);
     }

@@ -7,7 +7,7 @@
 import { isNuwaError, NuwaError } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
-import { copyJson, fromJson, toJson, type Value } from '../values/values.js';
+import { copyJson, fromJson, toJson, type Value, type ValueLimits } from '../values/values.js';
 import { describeThrown, thenOf } from '../util/foreign.js';
 import { CallContext } from './context.js';
 import { asToolFailure } from './envelope.js';
@@ -47,6 +47,8 @@ export interface CallHost {
   nextExecutionId(): string;
   /** True when a plan the host approved as a whole covers this call (it then asks no one). */
   coveredByPlan?(tool: RegisteredTool, site: CallSite): boolean;
+  /** maxValueSize and maxStringLength for what tools return (the defaults when absent). */
+  readonly valueLimits?: ValueLimits;
 }
 
 /** The script's variables as a tool sees them (getVar / setVar). */
@@ -140,9 +142,9 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
   // what the caller receives (a getter cannot show the check one value and the script another).
   let result: Value | JsonValue;
   try {
-    result = form === 'value' ? fromJson(raw) : copyJson(raw);
+    result = form === 'value' ? fromJson(raw, host.valueLimits) : copyJson(raw, host.valueLimits);
   } catch (thrown) {
-    const error = new NuwaError('ToolResultError', `tool \`${name}\` returned something that is not JSON: ${describeThrown(thrown)}`, { toolName: name });
+    const error = isRunStop(thrown) ? thrown : new NuwaError('ToolResultError', `tool \`${name}\` returned something that is not JSON: ${describeThrown(thrown)}`, { toolName: name });
     emit?.(failedEvent(host, executionId, name, started, error));
     throw positioned(error, site);
   }

@@ -303,7 +303,7 @@ describe('nuwa run: hostile input ends in a NuwaError', () => {
       input: 'LET a = []\nFOR i IN n DO\n  LET a = [a]\nEND\nPRINT(a)',
     });
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/5:1: LimitExceededError: value nested deeper than 1000 levels/);
+    expect(result.stderr).toMatch(/3:11: LimitExceededError: value nested deeper than 1000 levels/); // refused where it is built
   });
 
   it('stops at the output limit instead of flooding', () => {

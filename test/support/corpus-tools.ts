@@ -17,6 +17,8 @@
 //   approval         read_file (read), write_file (write), delete_file (destructive)
 //   toolset          math.add, math.mul, math.name
 //   time limits      never (timeoutMs 50, never settles), hang (no timeout, never settles)
+//   value limits     doubled (an array holding the same array twice, `times` levels deep),
+//                    long_string (a string of `length` characters)
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -651,5 +653,25 @@ export function registerCorpusTools(registry: ToolRegistry): void {
     parameters: [],
     returns: 'any',
     execute: neverSettles('hang_signal'),
+  });
+
+  // --- values over the limits (maxValueSize, maxStringLength) ----------------------------------
+  registry.register({
+    name: 'doubled',
+    description: 'An array holding the same array twice, `times` levels deep: 2^times leaves in a few bytes.',
+    parameters: [{ name: 'times', description: 'how many doublings', type: 'number' }],
+    returns: 'any',
+    execute: ({ times }) => {
+      let value: JsonValue = ['leaf'];
+      for (let i = 0; i < (times as number); i++) value = [value, value];
+      return value;
+    },
+  });
+  registry.register({
+    name: 'long_string',
+    description: 'A string of `length` x characters.',
+    parameters: [{ name: 'length', description: 'how many characters', type: 'number' }],
+    returns: 'string',
+    execute: ({ length }) => 'x'.repeat(length as number),
   });
 }

@@ -4,23 +4,31 @@ import { describe, expect, it } from 'vitest';
 import { NuwaError, type Position } from '../../../src/errors.js';
 import { arityError, BUILTIN_NAMES, BUILTINS, roundHalfAwayFromZero, type BuiltinHost } from '../../../src/runtime/builtins.js';
 import { parseNumeric } from '../../../src/values/numeric.js';
-import type { Value } from '../../../src/values/values.js';
+import { DEFAULT_VALUE_LIMITS, listOf, NuwaList, objectOf, toJson, type Value, type ValueLimits } from '../../../src/values/values.js';
 
 const at: Position = { line: 3, column: 7 };
-const o = (entries: Record<string, Value> | Array<[string, Value]>): Map<string, Value> => new Map(Array.isArray(entries) ? entries : Object.entries(entries));
+const o = (entries: Record<string, unknown> | Array<[string, unknown]>): Map<string, unknown> => new Map(Array.isArray(entries) ? entries : Object.entries(entries));
 
-function host(): BuiltinHost & { lines: Array<[string, Position]> } {
-  const lines: Array<[string, Position]> = [];
-  return { lines, print: (text, where) => lines.push([text, where]) };
+/** Test shorthand: JS arrays become lists and Maps become objects, recursively. */
+function value(x: unknown): Value {
+  if (Array.isArray(x)) return listOf(x.map(value));
+  if (x instanceof Map) return objectOf([...x].map(([k, v]) => [k as string, value(v)] as const));
+  return x as Value;
 }
 
-function call(name: string, ...args: Value[]): Value {
+function host(limits: ValueLimits = DEFAULT_VALUE_LIMITS): BuiltinHost & { lines: Array<[string, Position]> } {
+  const lines: Array<[string, Position]> = [];
+  return { lines, print: (text, where) => lines.push([text, where]), valueLimits: limits };
+}
+
+/** Calls a built-in on test shorthand arguments; lists and objects come back as plain JSON. */
+function call(name: string, ...args: unknown[]): unknown {
   const builtin = BUILTINS.get(name);
   if (!builtin) throw new Error(`no built-in ${name}`);
-  return builtin.call(args, host(), at);
+  return toJson(builtin.call(args.map(value), host(), at));
 }
 
-function argumentError(name: string, args: Value[], message: RegExp): NuwaError {
+function argumentError(name: string, args: unknown[], message: RegExp): NuwaError {
   let caught: unknown;
   try {
     call(name, ...args);
@@ -30,14 +38,17 @@ function argumentError(name: string, args: Value[], message: RegExp): NuwaError 
   if (!(caught instanceof NuwaError)) throw new Error(`expected ${name} to raise a NuwaError, got ${String(caught)}`);
   expect(caught.kind).toBe('FunctionArgumentError');
   expect(caught.message).toMatch(message);
-  expect(caught.message).toMatch(new RegExp(`\\(usage: ${BUILTINS.get(name)!.usage.replace(/[()|.]/g, '\\$&')}\\)$`));
+  expect(caught.message).toMatch(new RegExp(`\\(usage: ${BUILTINS.get(name)!.usage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)$`));
   expect([caught.line, caught.column]).toEqual([3, 7]);
   return caught;
 }
 
 describe('the set of built-ins', () => {
   it('is exactly the table of LANGUAGE.md §5', () => {
-    expect([...BUILTIN_NAMES]).toEqual(['PRINT', 'NOW', 'FORMAT', 'LEN', 'KEYS', 'APPEND', 'CONTAINS', 'STR', 'NUMBER', 'ROUND', 'FLOOR', 'CEIL', 'ABS', 'MIN', 'MAX', 'TYPE']);
+    expect([...BUILTIN_NAMES]).toEqual([
+      'PRINT', 'NOW', 'FORMAT', 'LEN', 'KEYS', 'APPEND', 'CONTAINS', 'STR', 'NUMBER', 'ROUND', 'FLOOR', 'CEIL', 'ABS', 'MIN', 'MAX', 'TYPE',
+      'JOIN', 'SPLIT', 'SLICE', 'SORT', 'REVERSE', 'UPPER', 'LOWER', 'TRIM', 'REPLACE', 'RANGE',
+    ]);
     expect([...BUILTINS.keys()]).toEqual([...BUILTIN_NAMES]);
   });
 
@@ -46,16 +57,25 @@ describe('the set of built-ins', () => {
     expect(arity).toEqual({
       PRINT: [1, 1], NOW: [0, 0], FORMAT: [1, 2], LEN: [1, 1], KEYS: [1, 1], APPEND: [2, 2], CONTAINS: [2, 2], STR: [1, 1],
       NUMBER: [1, 1], ROUND: [1, 2], FLOOR: [1, 1], CEIL: [1, 1], ABS: [1, 1], MIN: [1, Infinity], MAX: [1, Infinity], TYPE: [1, 1],
+      JOIN: [2, 2], SPLIT: [2, 2], SLICE: [2, 3], SORT: [1, 2], REVERSE: [1, 1], UPPER: [1, 1], LOWER: [1, 1], TRIM: [1, 1], REPLACE: [3, 3], RANGE: [1, 2],
     });
+  });
+
+  it('gives each a usage line that starts with its name and a one-line summary (the prompt builder shows both)', () => {
+    for (const builtin of BUILTINS.values()) {
+      expect(builtin.usage.startsWith(`${builtin.name}(`)).toBe(true);
+      expect(builtin.summary.length).toBeGreaterThan(10);
+      expect(builtin.summary).not.toMatch(/\n/);
+    }
   });
 });
 
 describe('PRINT', () => {
   it('prints the string form through the host, at the call position, and yields null', () => {
     const h = host();
-    expect(BUILTINS.get('PRINT')!.call([[1, 'a', null]], h, at)).toBeNull();
+    expect(BUILTINS.get('PRINT')!.call([value([1, 'a', null])], h, at)).toBeNull();
     BUILTINS.get('PRINT')!.call(['plain'], h, at);
-    BUILTINS.get('PRINT')!.call([o({ a: 1e21 })], h, at);
+    BUILTINS.get('PRINT')!.call([value(o({ a: 1e21 }))], h, at);
     expect(h.lines).toEqual([['[1,"a",null]', at], ['plain', at], ['{"a":1e+21}', at]]);
   });
 });
@@ -129,10 +149,10 @@ describe('KEYS', () => {
 
 describe('APPEND', () => {
   it('returns a new list and leaves the original unchanged', () => {
-    const list: Value[] = [1, 2];
-    const out = call('APPEND', list, [3]);
-    expect(out).toEqual([1, 2, [3]]);
-    expect(list).toEqual([1, 2]);
+    const list = value([1, 2]) as NuwaList;
+    const out = BUILTINS.get('APPEND')!.call([list, value([3])], host(), at);
+    expect(toJson(out)).toEqual([1, 2, [3]]);
+    expect(toJson(list)).toEqual([1, 2]);
     expect(out).not.toBe(list);
     expect(call('APPEND', [], null)).toEqual([null]);
   });
@@ -258,6 +278,221 @@ describe('TYPE', () => {
     expect([call('TYPE', 1), call('TYPE', 's'), call('TYPE', false), call('TYPE', null), call('TYPE', []), call('TYPE', o({}))]).toEqual([
       'number', 'string', 'boolean', 'null', 'list', 'object',
     ]);
+  });
+});
+
+describe('JOIN', () => {
+  it('joins the string forms of the items with the separator', () => {
+    expect(call('JOIN', ['a', 'b', 'c'], ', ')).toBe('a, b, c');
+    expect(call('JOIN', [1, 2.5, true, null, [1, 'x'], o({ k: 'v' })], '|')).toBe('1|2.5|true|null|[1,"x"]|{"k":"v"}');
+    expect(call('JOIN', [], ',')).toBe('');
+    expect(call('JOIN', ['only'], ',')).toBe('only');
+    expect(call('JOIN', ['a', 'b'], '')).toBe('ab');
+  });
+
+  it('refuses a non-list or a non-string separator', () => {
+    argumentError('JOIN', ['abc', ','], /^JOIN expects a list first, got string "abc"/);
+    argumentError('JOIN', [['a'], 1], /^JOIN expects a separator string second, got number 1/);
+  });
+});
+
+describe('SPLIT', () => {
+  it('splits a string at each occurrence of the separator, as JavaScript does', () => {
+    expect(call('SPLIT', 'a,b,,c', ',')).toEqual(['a', 'b', '', 'c']);
+    expect(call('SPLIT', 'a, b', ', ')).toEqual(['a', 'b']);
+    expect(call('SPLIT', '', ',')).toEqual(['']);
+    expect(call('SPLIT', 'abc', ';')).toEqual(['abc']);
+    expect(call('SPLIT', ',a,', ',')).toEqual(['', 'a', '']);
+  });
+
+  it('refuses an empty separator and non-strings', () => {
+    argumentError('SPLIT', ['abc', ''], /^SPLIT expects a non-empty separator string second, got an empty string/);
+    argumentError('SPLIT', [['a'], ','], /^SPLIT expects a string first, got list of 1 item/);
+    argumentError('SPLIT', ['a', null], /^SPLIT expects a non-empty separator string second, got null/);
+  });
+});
+
+describe('SLICE', () => {
+  it('takes part of a list as JavaScript slice does', () => {
+    expect(call('SLICE', [1, 2, 3, 4], 1)).toEqual([2, 3, 4]);
+    expect(call('SLICE', [1, 2, 3, 4], 1, 3)).toEqual([2, 3]);
+    expect(call('SLICE', [1, 2, 3, 4], -2)).toEqual([3, 4]);
+    expect(call('SLICE', [1, 2, 3, 4], 0, -1)).toEqual([1, 2, 3]);
+    expect(call('SLICE', [1, 2, 3], 5)).toEqual([]);
+    expect(call('SLICE', [1, 2, 3], 2, 1)).toEqual([]);
+    expect(call('SLICE', [1, 2, 3], -10, 10)).toEqual([1, 2, 3]);
+    expect(call('SLICE', [1, 2, 3], 1.9)).toEqual([2, 3]); // fractions truncate, as in JavaScript
+  });
+
+  it('takes part of a string in UTF-16 units', () => {
+    expect(call('SLICE', 'hello', 1, 3)).toBe('el');
+    expect(call('SLICE', 'hello', -3)).toBe('llo');
+    expect(call('SLICE', 'hello', 10)).toBe('');
+  });
+
+  it('refuses other values and non-number indexes', () => {
+    argumentError('SLICE', [o({}), 0], /^SLICE expects a list or string first, got empty object/);
+    argumentError('SLICE', [[1], '1'], /^SLICE expects a start index second, got string "1"/);
+    argumentError('SLICE', ['abc', 0, null], /^SLICE expects an end index third, got null/);
+  });
+});
+
+describe('SORT', () => {
+  it('sorts numbers numerically and strings by code units', () => {
+    expect(call('SORT', [10, 9, -1, 2.5])).toEqual([-1, 2.5, 9, 10]);
+    expect(call('SORT', ['b', 'B', 'a', 'é', 'Z'])).toEqual(['B', 'Z', 'a', 'b', 'é']);
+    expect(call('SORT', [])).toEqual([]);
+  });
+
+  it('sorts objects by a key, keeping the order of equal keys (stable)', () => {
+    const items = [o({ n: 'x', p: 3 }), o({ n: 'y', p: 1 }), o({ n: 'z', p: 3 }), o({ n: 'w', p: 1 })];
+    expect((call('SORT', items, 'p') as Array<{ n: string }>).map((i) => i.n)).toEqual(['y', 'w', 'x', 'z']);
+    expect((call('SORT', items, 'n') as Array<{ n: string }>).map((i) => i.n)).toEqual(['w', 'x', 'y', 'z']);
+  });
+
+  it('is stable without a key too (0 and -0 keep their order)', () => {
+    const sorted = BUILTINS.get('SORT')!.call([value([0, -0, 0])], host(), at) as NuwaList;
+    expect([...sorted].map((n) => Object.is(n, -0))).toEqual([false, true, false]);
+  });
+
+  it('leaves the original list unchanged', () => {
+    const list = value([3, 1, 2]);
+    BUILTINS.get('SORT')!.call([list], host(), at);
+    expect(toJson(list)).toEqual([3, 1, 2]);
+  });
+
+  it('refuses a mix of numbers and strings, naming both', () => {
+    argumentError('SORT', [[1, 'a']], /^SORT cannot order a mix of numbers and strings: item 0 is number 1 but item 1 is string "a"; convert them with NUMBER/);
+    argumentError('SORT', [[o({ p: 1 }), o({ p: '2' })], 'p'], /item 0's "p" is number 1 but item 1's "p" is string "2"/);
+  });
+
+  it('refuses items that are not numbers or strings, and says how to sort objects', () => {
+    argumentError('SORT', [[1, null]], /^SORT sorts numbers or strings, but item 1 is null/);
+    argumentError('SORT', [[o({ a: 1 })]], /item 0 is object with keys a: to sort objects, name the key to sort by, e\.g\. SORT\(items, "price"\)/);
+    argumentError('SORT', [[o({ p: [1] })], 'p'], /item 0's "p" is list of 1 item/);
+  });
+
+  it('with a key: refuses non-objects and objects without the key', () => {
+    argumentError('SORT', [[o({ p: 1 }), 5], 'p'], /^SORT with a key sorts a list of objects, but item 1 is number 5/);
+    argumentError('SORT', [[o({ p: 1 }), o({ q: 2 })], 'p'], /^SORT by "p": item 1 has no key "p" \(its keys: q\)/);
+    argumentError('SORT', [[o({ p: 1 })], 1], /^SORT expects the key to sort by \(a string\) second, got number 1/);
+    argumentError('SORT', ['abc'], /^SORT expects a list first, got string "abc"/);
+  });
+});
+
+describe('REVERSE', () => {
+  it('reverses a list into a new one', () => {
+    const list = value([1, 2, 3]);
+    expect(toJson(BUILTINS.get('REVERSE')!.call([list], host(), at))).toEqual([3, 2, 1]);
+    expect(toJson(list)).toEqual([1, 2, 3]);
+    expect(call('REVERSE', [])).toEqual([]);
+  });
+
+  it('refuses a string (it reverses lists only)', () => {
+    argumentError('REVERSE', ['abc'], /^REVERSE expects a list, got string "abc"/);
+  });
+});
+
+describe('UPPER, LOWER, TRIM', () => {
+  it('convert case as JavaScript does, independent of the locale', () => {
+    expect([call('UPPER', 'abc é ß'), call('LOWER', 'ÀBC İ')]).toEqual(['ABC É SS', 'àbc i̇']);
+  });
+
+  it('trim white space (spaces, tabs, line breaks, Unicode spaces) at both ends only', () => {
+    expect(call('TRIM', ' \t\n a b \u00a0\u2003\r\n')).toBe('a b');
+    expect(call('TRIM', '')).toBe('');
+  });
+
+  it('refuse non-strings', () => {
+    argumentError('UPPER', [1], /^UPPER expects a string, got number 1/);
+    argumentError('LOWER', [null], /^LOWER expects a string, got null/);
+    argumentError('TRIM', [['a']], /^TRIM expects a string, got list of 1 item/);
+  });
+});
+
+describe('REPLACE', () => {
+  it('replaces every occurrence, literally', () => {
+    expect(call('REPLACE', 'a-b-c', '-', '+')).toBe('a+b+c');
+    expect(call('REPLACE', 'aaa', 'aa', 'b')).toBe('ba');
+    expect(call('REPLACE', 'a.b', '.', '$&$1$$')).toBe('a$&$1$$b'); // no regular expressions, no $ patterns
+    expect(call('REPLACE', 'abc', 'x', 'y')).toBe('abc');
+    expect(call('REPLACE', 'abc', 'b', '')).toBe('ac');
+  });
+
+  it('refuses an empty string to find, and non-strings', () => {
+    argumentError('REPLACE', ['abc', '', 'x'], /^REPLACE expects a non-empty string to find second, got an empty string/);
+    argumentError('REPLACE', [1, 'a', 'b'], /^REPLACE expects a string first, got number 1/);
+    argumentError('REPLACE', ['a', 'a', 1], /^REPLACE expects a replacement string third, got number 1/);
+  });
+});
+
+describe('RANGE', () => {
+  it('lists whole numbers from 0, or from start, up to but not including the end', () => {
+    expect(call('RANGE', 4)).toEqual([0, 1, 2, 3]);
+    expect(call('RANGE', 2, 5)).toEqual([2, 3, 4]);
+    expect(call('RANGE', -2, 1)).toEqual([-2, -1, 0]);
+    expect(call('RANGE', 0)).toEqual([]);
+    expect(call('RANGE', -3)).toEqual([]);
+    expect(call('RANGE', 5, 2)).toEqual([]);
+  });
+
+  it('refuses non-integers', () => {
+    argumentError('RANGE', [2.5], /^RANGE expects a whole number n, got 2\.5/);
+    argumentError('RANGE', ['3'], /^RANGE expects a whole number n, got string "3"/);
+    argumentError('RANGE', [0, 1e300], /^RANGE expects a whole number end, got 1e\+300/);
+  });
+});
+
+describe('limits on what built-ins build', () => {
+  const small: ValueLimits = { maxValueSize: 10, maxStringLength: 20 };
+
+  /** The error; positioned at the call unless it comes from the string form (the evaluator positions those). */
+  function limitError(name: string, args: unknown[], message: RegExp): NuwaError {
+    try {
+      BUILTINS.get(name)!.call(args.map(value), host(small), at);
+    } catch (error) {
+      if (!(error instanceof NuwaError)) throw error;
+      expect(error.kind).toBe('LimitExceededError');
+      expect(error.message).toMatch(message);
+      if (!/string form/.test(error.message)) expect([error.line, error.column]).toEqual([3, 7]);
+      return error;
+    }
+    throw new Error(`expected ${name} to exceed a limit`);
+  }
+
+  it('refuses strings longer than maxStringLength, before building them where the length is known', () => {
+    limitError('FORMAT', ['{a}{a}{a}', o({ a: 'x'.repeat(7) })], /the text FORMAT builds would be 21 characters long, more than maxStringLength \(20\)/);
+    limitError('JOIN', [['x'.repeat(10), 'y'.repeat(10)], '-'], /the text JOIN builds would be 21 characters long/);
+    limitError('REPLACE', ['aaaaaaaaaa', 'a', 'bbb'], /the text REPLACE builds would be 30 characters long/);
+    limitError('UPPER', ['ß'.repeat(11)], /the text UPPER builds would be 22 characters long/);
+    limitError('STR', [['x'.repeat(10), 'y'.repeat(8)]], /the string form of the value would be longer than maxStringLength \(20 characters\)/);
+    limitError('PRINT', [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]], /string form .* maxStringLength \(20/);
+  });
+
+  it('refuses lists over maxValueSize', () => {
+    limitError('RANGE', [11], /RANGE\(11\) would hold 11 items, more than maxValueSize \(10\)/);
+    limitError('RANGE', [-1e15, 1e15], /RANGE\(-1000000000000000, 1000000000000000\) would hold 2000000000000000 items/);
+    limitError('SPLIT', ['a,a,a,a,a,a,a,a,a,a,a', ','], /the list would hold 11 items and entries/);
+    limitError('APPEND', [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0], /the list would hold 11 items/);
+    limitError('APPEND', [[1, 2, 3, 4, 5], [1, 2, 3, 4, 5]], /the list would hold 11 items/);
+  });
+
+  it('build exactly up to the limits', () => {
+    const h = host(small);
+    expect(toJson(BUILTINS.get('RANGE')!.call([10], h, at))).toHaveLength(10);
+    expect(BUILTINS.get('FORMAT')!.call(['{a}{a}', value(o({ a: 'x'.repeat(10) }))], h, at)).toHaveLength(20);
+    expect(BUILTINS.get('SPLIT')!.call(['a,a,a,a,a,a,a,a,a,a', ','], h, at)).toHaveLength(10);
+  });
+
+  it('report long work to the clock, which may stop them', () => {
+    let charged = 0;
+    const clock: ValueLimits = { ...DEFAULT_VALUE_LIMITS, charge: (units) => void (charged += units) };
+    BUILTINS.get('SORT')!.call([value(Array.from({ length: 5000 }, (_, i) => 5000 - i))], host(clock), at);
+    expect(charged).toBeGreaterThan(0);
+    const stop: ValueLimits = { ...DEFAULT_VALUE_LIMITS, charge: () => { throw new NuwaError('LimitExceededError', 'the run took longer than timeoutMs (1 ms)'); } };
+    expect(() => BUILTINS.get('SORT')!.call([value(Array.from({ length: 5000 }, (_, i) => i))], host(stop), at)).toThrow(/timeoutMs/);
+    expect(() => BUILTINS.get('STR')!.call([value(Array.from({ length: 5000 }, (_, i) => i))], host(stop), at)).toThrow(/timeoutMs/);
+    expect(() => BUILTINS.get('RANGE')!.call([5000], host(stop), at)).toThrow(/timeoutMs/);
   });
 });
 

@@ -10,7 +10,15 @@ describe('resolveLimits', () => {
   });
 
   it('has finite, generous defaults', () => {
-    expect(DEFAULT_LIMITS).toEqual({ maxSteps: 10_000_000, maxToolCalls: 100_000, timeoutMs: 300_000, maxOutputBytes: 10 * 1024 * 1024, maxCallDepth: 32 });
+    expect(DEFAULT_LIMITS).toEqual({
+      maxSteps: 10_000_000,
+      maxToolCalls: 100_000,
+      timeoutMs: 300_000,
+      maxOutputBytes: 10 * 1024 * 1024,
+      maxValueSize: 1_000_000,
+      maxStringLength: 10_000_000,
+      maxCallDepth: 32,
+    });
     expect(Object.isFrozen(DEFAULT_LIMITS)).toBe(true);
   });
 

@@ -3,10 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { NuwaError, type Position } from '../../../src/errors.js';
 import { BINARY_OPERATIONS as B, logicalOperand, UNARY_OPERATIONS as U } from '../../../src/runtime/operators.js';
-import type { Value } from '../../../src/values/values.js';
+import { fromJson, listOf, objectOf, type Value } from '../../../src/values/values.js';
 
 const at: Position = { line: 4, column: 12 };
-const o = (entries: Record<string, Value>): Value => new Map(Object.entries(entries));
+const o = (entries: Record<string, Value>): Value => objectOf(Object.entries(entries));
+const v = (json: unknown): Value => fromJson(json);
 
 function failure(run: () => unknown): NuwaError {
   try {
@@ -54,7 +55,7 @@ describe('arithmetic', () => {
     expectError(() => B['+'](1, null, at), 'TypeError', '`+` needs two numbers, got number 1 and null');
     expectError(() => B['-']('5', 1, at), 'TypeError', '`-` needs two numbers, got string "5" and number 1');
     expectError(() => B['*'](true, 2, at), 'TypeError', '`*` needs two numbers, got boolean true and number 2');
-    expectError(() => B['/']([1], 2, at), 'TypeError', '`/` needs two numbers, got list of 1 item and number 2');
+    expectError(() => B['/'](listOf([1]), 2, at), 'TypeError', '`/` needs two numbers, got list of 1 item and number 2');
     expectError(() => B['%'](3, o({ a: 1 }), at), 'TypeError', '`%` needs two numbers, got number 3 and object with keys a');
   });
 
@@ -88,9 +89,9 @@ describe('equality', () => {
     expect(B['!='](1, '1', at)).toBe(true);
     expect(B['=='](null, null, at)).toBe(true);
     expect(B['=='](null, false, at)).toBe(false);
-    expect(B['==']([1, [2]], [1, [2]], at)).toBe(true);
-    expect(B['!=']([1, [2]], [1, [3]], at)).toBe(true);
-    expect(B['=='](new Map([['a', 1], ['b', 2]]), new Map([['b', 2], ['a', 1]]), at)).toBe(true);
+    expect(B['=='](v([1, [2]]), v([1, [2]]), at)).toBe(true);
+    expect(B['!='](v([1, [2]]), v([1, [3]]), at)).toBe(true);
+    expect(B['=='](v({ a: 1, b: 2 }), v({ b: 2, a: 1 }), at)).toBe(true);
   });
 });
 

@@ -2,7 +2,7 @@
 // the loop-variable slot, and the switch from small arrays to a Map past eight names.
 import { describe, expect, it } from 'vitest';
 import { Scope } from '../../../src/runtime/scope.js';
-import type { Value } from '../../../src/values/values.js';
+import { listOf, type Value } from '../../../src/values/values.js';
 
 describe('Scope', () => {
   it('binds a new name in the current scope', () => {
@@ -55,7 +55,8 @@ describe('Scope', () => {
   });
 
   it('holds the loop variable from the constructor, and a null loop value', () => {
-    expect(new Scope(null, 'item', [1, 2]).entries()).toEqual([['item', [1, 2]]]);
+    const list = listOf([1, 2]);
+    expect(new Scope(null, 'item', list).entries()).toEqual([['item', list]]);
     const withNull = new Scope(null, 'item', null);
     expect(withNull.lookup('item')).toBeNull();
     expect(withNull.entries()).toEqual([['item', null]]);
@@ -103,5 +104,62 @@ describe('Scope', () => {
     loop.assign('z', 4);
     expect(loop.visibleNames()).toEqual(['x', 'z', 'y']);
     expect(top.visibleNames()).toEqual(['x', 'y']);
+  });
+});
+
+describe('the variables together are one value within the limits', () => {
+  const limits = { maxValueSize: 10, maxStringLength: 8 };
+  const list = (n: number) => listOf(Array.from({ length: n }, (_, i) => i));
+
+  it('refuses a LET that would take the variables in reach past maxValueSize, and keeps the old binding', () => {
+    const top = new Scope(null, null, null, limits);
+    top.assign('a', list(6));
+    expect(() => top.assign('b', list(5))).toThrow(/the script's variables together would hold 11 items and entries/);
+    expect(top.lookup('b')).toBeUndefined();
+    top.assign('b', list(4));
+    expect(() => top.assign('b', list(5))).toThrow(/would hold 11 items/);
+    expect((top.lookup('b') as { length: number }).length).toBe(4);
+  });
+
+  it('counts a shared value once per variable that holds it', () => {
+    const top = new Scope(null, null, null, limits);
+    const five = list(5);
+    top.assign('a', five);
+    top.assign('b', five);
+    expect(() => top.assign('c', five)).toThrow(/would hold 15 items/);
+  });
+
+  it('frees the budget when a variable is rebound to something smaller', () => {
+    const top = new Scope(null, null, null, limits);
+    top.assign('a', list(8));
+    top.assign('a', 0);
+    top.assign('b', list(10));
+    expect(() => top.assign('a', 'x')).not.toThrow();
+  });
+
+  it('counts characters of strings in the same way', () => {
+    const top = new Scope(null, null, null, limits);
+    top.assign('a', 'abcde');
+    expect(() => top.assign('b', 'abcd')).toThrow(/the strings in the script's variables together would add up to 9 characters/);
+  });
+
+  it('counts the variables of enclosing scopes, and forgets those of a finished iteration', () => {
+    const top = new Scope(null, null, null, limits);
+    top.assign('outer', list(6));
+    const first = new Scope(top, 'i', list(100)); // the loop variable is an item of the looped list: not counted
+    expect(() => first.assign('inner', list(5))).toThrow(/would hold 11 items/);
+    first.assign('inner', list(4));
+    const second = new Scope(top, 'i', 1);
+    expect(() => second.assign('inner', list(4))).not.toThrow();
+  });
+
+  it('counts a reassigned loop variable once, however often it is reassigned', () => {
+    const top = new Scope(null, null, null, limits);
+    const loop = new Scope(top, 'item', list(100));
+    loop.assign('item', list(6));
+    loop.assign('item', list(7));
+    expect(() => loop.assign('other', list(4))).toThrow(/would hold 11 items/);
+    const unlimited = new Scope(new Scope(null), 'item', 1); // a scope without limits at its top (CALC's own): no check
+    expect(() => unlimited.assign('other', list(30))).not.toThrow();
   });
 });

@@ -1,0 +1,202 @@
+// The JSON boundary: Nuwa values out to plain JSON (tool arguments, variables, events), and any JS
+// value in from a tool or host, checked to be JSON and within the limits. A host value may share
+// structure as much as a script's can (an array holding the same array twice, forty levels deep),
+// so the walk in counts what it expands and stops at the limit instead of expanding it all.
+import type { JsonObject, JsonValue } from './json.js';
+import { NuwaError } from '../errors.js';
+import { DEFAULT_VALUE_LIMITS, MAX_VALUE_DEPTH, NuwaList, NuwaObject, tooDeep, Work, type Value, type ValueLimits } from './model.js';
+
+/** Sets a key on a plain object; `__proto__` becomes an own property instead of a prototype change. */
+export function setJsonKey(target: JsonObject, key: string, value: JsonValue): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** Nuwa value → plain JSON value (always a fresh copy of lists and objects). */
+export function toJson(value: Value, limits: ValueLimits = DEFAULT_VALUE_LIMITS): JsonValue {
+  if (typeof value !== 'object' || value === null) return value;
+  return plain(value, 0, new Work(limits.charge));
+}
+
+function plain(value: Value, depth: number, work: Work): JsonValue {
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_VALUE_DEPTH) throw tooDeep();
+  if (value instanceof NuwaList) {
+    work.add(value.length);
+    const out: JsonValue[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const item = value.at(i);
+      out[i] = typeof item === 'object' && item !== null ? plain(item, depth + 1, work) : item;
+    }
+    return out;
+  }
+  work.add(value.size);
+  const out: JsonObject = {};
+  for (const [key, item] of value) setJsonKey(out, key, plain(item, depth + 1, work));
+  return out;
+}
+
+/** Raised by the JSON walkers; callers turn it into the error kind of their boundary. */
+export class NotJsonError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super(`${path === '' ? 'the value' : path} ${problem}`);
+  }
+}
+
+/**
+ * Any JS value → Nuwa value, refusing whatever is not JSON (NotJsonError, TOOLS.md §3) and whatever
+ * is over the limits (a LimitExceededError NuwaError).
+ */
+export function fromJson(input: unknown, limits: ValueLimits = DEFAULT_VALUE_LIMITS): Value {
+  if (isPlainScalar(input)) return scalar(input, limits); // the common case: no walker needed
+  return new JsonWalker(true, limits).walk(input, 0) as Value;
+}
+
+/** Any JS value → a checked, independent plain-JSON copy (state values, tool arguments). */
+export function copyJson(input: unknown, limits: ValueLimits = DEFAULT_VALUE_LIMITS): JsonValue {
+  if (isPlainScalar(input)) return scalar(input, limits);
+  return new JsonWalker(false, limits).walk(input, 0) as JsonValue;
+}
+
+function isPlainScalar(input: unknown): input is string | boolean | number | null | undefined {
+  const type = typeof input;
+  return type === 'string' || type === 'boolean' || input == null || (type === 'number' && Number.isFinite(input));
+}
+
+function scalar(input: string | boolean | number | null | undefined, limits: ValueLimits): string | boolean | number | null {
+  if (typeof input === 'string' && input.length > limits.maxStringLength) throw stringTooLong('the value', input.length, limits);
+  return input ?? null;
+}
+
+function stringTooLong(where: string, length: number, limits: ValueLimits): NuwaError {
+  return new NuwaError('LimitExceededError', `${where} is a string of ${length} characters, more than maxStringLength (${limits.maxStringLength})`);
+}
+
+class JsonWalker {
+  private readonly path: Array<string | number> = [];
+  private readonly ancestors = new Set<object>();
+  // What the copy holds so far, expanded: stops a self-sharing input long before it fills memory.
+  private items = 0;
+  private chars = 0;
+  private readonly work: Work;
+
+  constructor(
+    private readonly toValues: boolean,
+    private readonly limits: ValueLimits,
+  ) {
+    this.work = new Work(limits.charge);
+  }
+
+  walk(input: unknown, depth: number): Value | JsonValue {
+    switch (typeof input) {
+      case 'string':
+        this.countChars(input.length);
+        return input;
+      case 'boolean':
+        return input;
+      case 'number':
+        if (Number.isFinite(input)) return input;
+        throw this.fail(`is ${String(input)}, which is not a JSON number`);
+      case 'undefined':
+        return null;
+      case 'bigint':
+        throw this.fail('is a BigInt, which is not a JSON value (convert it to a number or string)');
+      case 'function':
+        throw this.fail('is a function, which is not a JSON value');
+      case 'symbol':
+        throw this.fail('is a symbol, which is not a JSON value');
+    }
+    if (input === null) return null;
+    const object = input as object;
+    if (depth >= MAX_VALUE_DEPTH) throw this.fail(`nests deeper than ${MAX_VALUE_DEPTH} levels`);
+    if (this.ancestors.has(object)) throw this.fail('contains a cycle (a value that contains itself)');
+    this.ancestors.add(object);
+    try {
+      if (Array.isArray(object)) return this.walkArray(object, depth);
+      const proto = Object.getPrototypeOf(object);
+      if (proto !== Object.prototype && proto !== null) {
+        const name = (proto?.constructor as { name?: string } | undefined)?.name || 'object';
+        throw this.fail(`is a ${name}, which is not a JSON value (return plain objects, lists, strings, numbers, booleans or null)`);
+      }
+      return this.walkObject(object as Record<string, unknown>, depth);
+    } finally {
+      this.ancestors.delete(object);
+    }
+  }
+
+  /** Counts the items or entries of a list or object as it is entered, before walking them. */
+  private countItems(count: number): void {
+    this.items += count;
+    if (this.items > this.limits.maxValueSize) {
+      throw new NuwaError(
+        'LimitExceededError',
+        `the value holds more than maxValueSize (${this.limits.maxValueSize}) items and entries (nested ones included, shared ones counted each time they appear)`,
+      );
+    }
+    this.work.add(count);
+  }
+
+  private countChars(length: number): void {
+    if (length > this.limits.maxStringLength) throw stringTooLong(this.where(), length, this.limits);
+    this.chars += length;
+    if (this.chars > this.limits.maxStringLength) {
+      throw new NuwaError(
+        'LimitExceededError',
+        `the strings in the value add up to more than maxStringLength (${this.limits.maxStringLength}) characters (shared ones counted each time they appear)`,
+      );
+    }
+  }
+
+  private walkArray(items: unknown[], depth: number): NuwaList | JsonValue[] {
+    this.countItems(items.length);
+    const out: Array<Value | JsonValue> = new Array(items.length);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      // Most items of a big list are scalars within the limits: no path bookkeeping for them.
+      if ((typeof item === 'number' && Number.isFinite(item)) || typeof item === 'boolean' || item === null) {
+        out[i] = item;
+        continue;
+      }
+      if (typeof item === 'string' && this.chars + item.length <= this.limits.maxStringLength) {
+        this.chars += item.length;
+        out[i] = item;
+        continue;
+      }
+      this.path.push(i);
+      out[i] = this.walk(item, depth + 1);
+      this.path.pop();
+    }
+    return this.toValues ? NuwaList.from(out as Value[], this.limits) : (out as JsonValue[]);
+  }
+
+  private walkObject(object: Record<string, unknown>, depth: number): NuwaObject | JsonObject {
+    const map: NuwaObject | undefined = this.toValues ? new NuwaObject() : undefined;
+    const plain: JsonObject | undefined = this.toValues ? undefined : {};
+    for (const key of Object.keys(object)) {
+      const item = object[key];
+      if (item === undefined) continue; // as in JSON.stringify: an undefined property is absent
+      this.countItems(1);
+      this.path.push(key);
+      this.countChars(key.length);
+      const value = this.walk(item, depth + 1);
+      this.path.pop();
+      if (map) map.set(key, value as Value);
+      else setJsonKey(plain!, key, value as JsonValue);
+    }
+    return map ? map.seal(this.limits) : plain!;
+  }
+
+  private where(): string {
+    let path = '';
+    for (const part of this.path) path += typeof part === 'number' ? `[${part}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(part) ? (path ? `.${part}` : part) : `[${JSON.stringify(part)}]`;
+    return path === '' ? 'the value' : path;
+  }
+
+  private fail(problem: string): NotJsonError {
+    const where = this.where();
+    return new NotJsonError(where === 'the value' ? '' : where, problem);
+  }
+}
