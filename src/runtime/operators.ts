@@ -113,7 +113,7 @@ export function member(object: Value, node: MemberExpression): Value {
       node,
     );
   }
-  const hint = memberHint(node.property, node.object, typeof object === 'string' || Array.isArray(object));
+  const hint = memberHint(node.property, node.object, typeof object === 'string' || object instanceof NuwaList);
   throw new NuwaError('MemberAccessError', `\`.${node.property}\` needs an object, got ${describe(object)}${hint}`, node);
 }
 

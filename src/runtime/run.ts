@@ -1,7 +1,7 @@
 // The state of one script run: step and call budgets, output, cancellation, and the bridge from the
 // evaluator to the tool registry. The evaluator's closures receive it as their first argument.
 import { randomUUID } from 'node:crypto';
-import { NuwaError, type Position } from '../errors.js';
+import { isNuwaError, NuwaError, type Position } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { Waits } from '../tools/guard.js';
@@ -196,7 +196,7 @@ export class Run implements CallHost, BuiltinHost {
   }
 
   callTool(name: string, args: JsonObject, at: Position, scope: Scope): Promise<Value> {
-    const site = new ScriptCallSite(at, this.fileName, scope, this.valueLimits);
+    const site = new ScriptCallSite(at, this.fileName, scope, this.valueLimits, (error) => this.stop(error));
     this.plan?.pending.set(site, name);
     return invokeTool(this, name, args, site, 'value') as Promise<Value>;
   }
@@ -245,6 +245,8 @@ class ScriptCallSite implements CallSite, VariableAccess {
     readonly fileName: string | undefined,
     private readonly scope: Scope,
     private readonly limits: ValueLimits,
+    /** Stops the run: a value over the run's limits stops it, whatever the tool does with the error. */
+    private readonly stopRun: (error: NuwaError) => void,
   ) {
     this.line = at.line;
     this.column = at.column;
@@ -256,13 +258,15 @@ class ScriptCallSite implements CallSite, VariableAccess {
   }
 
   set(name: string, value: JsonValue): void {
-    let converted: Value;
     try {
-      converted = fromJson(value, this.limits);
+      this.scope.assign(name, fromJson(value, this.limits));
     } catch (error) {
+      if (isNuwaError(error) && error.kind === 'LimitExceededError') {
+        this.stopRun(error);
+        throw error;
+      }
       throw new TypeError(`setVar("${name}"): ${describeThrown(error)}`);
     }
-    this.scope.assign(name, converted);
   }
 }
 
