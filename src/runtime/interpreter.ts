@@ -12,12 +12,12 @@ import { ToolRegistry } from '../tools/registry.js';
 import type { ApprovalHook, ConfirmLevel, Logger } from '../tools/types.js';
 import { compileProgram } from './evaluator.js';
 import { resolveLimits, type Limits } from './limits.js';
-import { Run } from './run.js';
+import { hostLogger, Run } from './run.js';
 import { Scope } from './scope.js';
 import { PlanBudget, type ApprovedPlan } from '../check/approval.js';
 import { plan as planScript, type Plan, type PlanOptions } from '../check/check.js';
 import { charsIn, checkTotals, fromJson, itemsIn, setJsonKey, toJson, type ValueLimits } from '../values/values.js';
-import { callHook, describeThrown } from '../util/foreign.js';
+import { describeThrown } from '../util/foreign.js';
 
 export interface InterpreterOptions {
   /** Where PRINT and context.print lines go (default: process.stdout, one line each). */
@@ -79,7 +79,7 @@ export class Interpreter {
     this.options = options;
     resolveLimits(options.limits); // reject bad limits now, not at the first run
     this.sandbox = new Sandbox(options.sandboxDir);
-    this.logger = makeLogger(options.logger);
+    this.logger = hostLogger(options.logger);
     this.needsApproval = new Set(options.needsApproval ?? DEFAULT_APPROVAL_LEVELS);
   }
 
@@ -249,17 +249,3 @@ function isStackOverflow(thrown: unknown): boolean {
 }
 
 /** The host's logger, or stderr for warnings and errors; a logger that throws is not the run's failure. */
-function makeLogger(logger: Partial<Logger> | undefined): Logger {
-  const toStderr = (level: string) => (message: string) => void process.stderr.write(`nuwa ${level}: ${message}\n`);
-  const noop = () => {};
-  const guarded = (method: ((message: string, meta?: unknown) => void) | undefined, fallback: (message: string) => void) => {
-    if (typeof method !== 'function') return fallback;
-    return (message: string, meta?: unknown) => callHook(method.bind(logger), [message, meta], noop);
-  };
-  return {
-    debug: guarded(logger?.debug, noop),
-    info: guarded(logger?.info, noop),
-    warn: guarded(logger?.warn, toStderr('warning')),
-    error: guarded(logger?.error, toStderr('error')),
-  };
-}

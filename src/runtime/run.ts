@@ -29,6 +29,8 @@ export interface RunSettings {
   sandbox: Sandbox;
   fileName: string | undefined;
   signal: AbortSignal | undefined;
+  /** What the messages call it: a script's `run` (the default), or a function-calling `call`. */
+  noun?: 'run' | 'call';
 }
 
 // Responsiveness (TOOLS.md §7). A script that never calls a tool would otherwise run to its end
@@ -73,7 +75,10 @@ export class Run implements CallHost, BuiltinHost {
   private stopError: NuwaError | null = null;
   private readonly timer: ReturnType<typeof setTimeout>;
   private readonly hostSignal: AbortSignal | undefined;
-  private readonly onHostAbort = () => this.stop(new NuwaError('AbortedError', abortMessage(this.hostSignal?.reason)));
+  private readonly noun: 'run' | 'call';
+  private readonly onHostAbort = () => this.stop(new NuwaError('AbortedError', abortMessage(this.noun, this.hostSignal?.reason)));
+  /** The id of the first call the run made (a function call's own id), once it has made one. */
+  firstExecutionId: string | undefined;
 
   constructor(settings: RunSettings) {
     this.registry = settings.registry;
@@ -83,6 +88,7 @@ export class Run implements CallHost, BuiltinHost {
     this.approve = settings.approve;
     this.needsApproval = settings.needsApproval;
     this.fileName = settings.fileName;
+    this.noun = settings.noun ?? 'run';
     this.limits = settings.limits;
     this.maxSteps = settings.limits.maxSteps;
     this.printLine = settings.print;
@@ -164,7 +170,7 @@ export class Run implements CallHost, BuiltinHost {
     this.ended = true;
     clearTimeout(this.timer);
     this.hostSignal?.removeEventListener('abort', this.onHostAbort);
-    this.stop(new NuwaError('AbortedError', 'the run has finished'));
+    this.stop(new NuwaError('AbortedError', `the ${this.noun} has finished`));
   }
 
   get durationMs(): number {
@@ -172,7 +178,7 @@ export class Run implements CallHost, BuiltinHost {
   }
 
   private timeoutError(): NuwaError {
-    return new NuwaError('LimitExceededError', `the run took longer than timeoutMs (${this.limits.timeoutMs} ms)`);
+    return new NuwaError('LimitExceededError', `the ${this.noun} took longer than timeoutMs (${this.limits.timeoutMs} ms)`);
   }
 
   // --- output -----------------------------------------------------------------------------------
@@ -230,7 +236,9 @@ export class Run implements CallHost, BuiltinHost {
   }
 
   nextExecutionId(): string {
-    return `${this.runId}:${++this.callCounter}`;
+    const id = `${this.runId}:${++this.callCounter}`;
+    this.firstExecutionId ??= id;
+    return id;
   }
 }
 
@@ -271,15 +279,34 @@ class ScriptCallSite implements CallSite, VariableAccess {
 }
 
 /** The host's reason for cancelling, read without trusting it (it is whatever the host passed to abort()). */
-function abortMessage(reason: unknown): string {
-  if (reason === undefined || reason === null || reason === '') return 'the run was cancelled by the host';
+function abortMessage(noun: string, reason: unknown): string {
+  if (reason === undefined || reason === null || reason === '') return `the ${noun} was cancelled by the host`;
   let isDomAbort = false;
   try {
     isDomAbort = (reason as { name?: unknown }).name === 'AbortError'; // abort() without a reason
   } catch {
     // a name getter that throws: describe the reason itself
   }
-  return isDomAbort ? 'the run was cancelled by the host' : `the run was cancelled: ${describeThrown(reason)}`;
+  return isDomAbort ? `the ${noun} was cancelled by the host` : `the ${noun} was cancelled: ${describeThrown(reason)}`;
+}
+
+/**
+ * The logger tools' context.logger writes to: the host's methods, each guarded (a logger that throws
+ * or rejects changes nothing), and by default warnings and errors on stderr.
+ */
+export function hostLogger(logger: Partial<Logger> | undefined): Logger {
+  const toStderr = (level: string) => (message: string) => void process.stderr.write(`nuwa ${level}: ${message}\n`);
+  const noop = () => {};
+  const guarded = (method: ((message: string, meta?: unknown) => void) | undefined, fallback: (message: string) => void) => {
+    if (typeof method !== 'function') return fallback;
+    return (message: string, meta?: unknown) => callHook(method.bind(logger), [message, meta], noop);
+  };
+  return {
+    debug: guarded(logger?.debug, noop),
+    info: guarded(logger?.info, noop),
+    warn: guarded(logger?.warn, toStderr('warning')),
+    error: guarded(logger?.error, toStderr('error')),
+  };
 }
 
 /** A listener that throws (or rejects) must not break the run; its failure is logged instead. */

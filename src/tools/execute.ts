@@ -3,14 +3,15 @@
 // gets the same checks, approval policy, limits, events and state as a script's CALL. Unlike a script,
 // it never throws: every outcome is a ToolResult the host can hand back to the model.
 import { randomUUID } from 'node:crypto';
-import { NuwaError, type ErrorKind } from '../errors.js';
-import type { EventListener, NuwaEvent } from '../events.js';
-import { DEFAULT_LIMITS } from '../runtime/limits.js';
+import { isNuwaError, type ErrorKind } from '../errors.js';
+import type { EventListener } from '../events.js';
+import { resolveLimits } from '../runtime/limits.js';
+import { hostLogger, Run } from '../runtime/run.js';
+import { describeThrown } from '../util/foreign.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { copyJson, NotJsonError } from '../values/values.js';
 import type { RegisteredTool } from './build.js';
-import { Waits } from './guard.js';
-import { invokeTool, type CallHost } from './invoke.js';
+import { invokeTool } from './invoke.js';
 import type { ToolRegistry } from './registry.js';
 import { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
@@ -90,11 +91,11 @@ const sandboxes = new WeakMap<ExecuteDefaults, Sandbox>();
 export async function executeCall(registry: ToolRegistry, defaults: ExecuteDefaults, name: unknown, input: unknown, options: ExecuteOptions | undefined): Promise<ToolResult> {
   const startTime = Date.now();
   const started = performance.now();
-  let host: ExecuteHost | undefined;
+  let run: Run | undefined;
   let toolName = typeof name === 'string' ? name : String(name);
   const finish = (outcome: Omit<ToolResult, 'metadata'>): ToolResult => {
     const endTime = Date.now();
-    const executionId = host?.firstExecutionId ?? `${host?.runId ?? randomUUID()}:0`;
+    const executionId = run?.firstExecutionId ?? `${run?.runId ?? randomUUID()}:0`;
     return { ...outcome, metadata: { executionId, toolName, startTime, endTime, duration: performance.now() - started } };
   };
   try {
@@ -105,18 +106,41 @@ export async function executeCall(registry: ToolRegistry, defaults: ExecuteDefau
     const args = readArguments(tool, input);
     if (typeof args === 'string') return finish(failure('ToolArgumentError', args));
     if (options !== undefined) checkExecuteOptions(options, 'execute');
-    host = new ExecuteHost(registry, defaults, options ?? {});
+    run = callRun(registry, defaults, options ?? {});
     try {
-      const data = (await invokeTool(host, tool.name, args, {}, 'json')) as JsonValue;
+      const data = (await invokeTool(run, tool.name, args, {}, 'json')) as JsonValue;
       return finish({ success: true, data });
     } finally {
-      host.finish();
+      run.finish();
     }
   } catch (error) {
-    if (error instanceof NuwaError) return finish(failure(error.kind, error.message));
+    if (isNuwaError(error)) return finish(failure(error.kind, error.message));
     // Not the tool's doing (invokeTool wraps those): a host mistake, such as a bad option.
-    return finish(failure('TypeError', error instanceof Error ? error.message : String(error)));
+    return finish(failure('TypeError', describeThrown(error)));
   }
+}
+
+/**
+ * The run around one function call: the same Run a script gets (policy, session, limits, time limit,
+ * cancellation, events), with no script: it counts the tools the call reaches through callTool.
+ */
+function callRun(registry: ToolRegistry, defaults: ExecuteDefaults, options: ExecuteOptions): Run {
+  let sandbox = sandboxes.get(defaults);
+  if (sandbox === undefined) sandboxes.set(defaults, (sandbox = new Sandbox(defaults.sandboxDir)));
+  return new Run({
+    registry,
+    session: options.session ?? registry.defaultSession,
+    limits: resolveLimits({ timeoutMs: options.timeoutMs ?? defaults.timeoutMs }),
+    print: defaults.print ?? ((line) => void process.stdout.write(`${line}\n`)),
+    approve: options.approve ?? defaults.approve,
+    needsApproval: new Set(options.needsApproval ?? defaults.needsApproval ?? DEFAULT_APPROVAL_LEVELS),
+    onEvent: options.onEvent ?? defaults.onEvent,
+    logger: hostLogger(defaults.logger),
+    sandbox,
+    fileName: undefined,
+    signal: options.signal,
+    noun: 'call',
+  });
 }
 
 function failure(code: ErrorKind, error: string): Omit<ToolResult, 'metadata'> {
@@ -153,127 +177,4 @@ function describeValue(value: unknown): string {
   } catch {
     return typeof value;
   }
-}
-
-/**
- * The run around one execute call: like a script's run, it carries the policy, the session, the
- * time limit and cancellation, and counts the tools the call reaches through context.callTool.
- */
-class ExecuteHost implements CallHost {
-  readonly runId = randomUUID();
-  readonly session: Session;
-  readonly logger: Logger;
-  readonly sandbox: Sandbox;
-  readonly approve: ApprovalHook | undefined;
-  readonly needsApproval: ReadonlySet<ConfirmLevel>;
-  readonly emit: ((event: NuwaEvent) => void) | undefined;
-  readonly waits = new Waits();
-  /** The id of the call itself (the first one handed out): the ToolResult's metadata.executionId. */
-  firstExecutionId: string | undefined;
-  /** The call is over: contexts it handed out refuse callTool, print and setVar. */
-  ended = false;
-  private readonly printLine: (line: string) => void;
-  private readonly controller = new AbortController();
-  private readonly timer: ReturnType<typeof setTimeout>;
-  private readonly hostSignal: AbortSignal | undefined;
-  private readonly onHostAbort = () => this.stop(new NuwaError('AbortedError', abortMessage(this.hostSignal?.reason)));
-  private stopError: NuwaError | null = null;
-  private calls = 0;
-  private ids = 0;
-
-  constructor(
-    readonly registry: ToolRegistry,
-    defaults: ExecuteDefaults,
-    options: ExecuteOptions,
-  ) {
-    this.session = options.session ?? registry.defaultSession;
-    this.approve = options.approve ?? defaults.approve;
-    this.needsApproval = new Set(options.needsApproval ?? defaults.needsApproval ?? DEFAULT_APPROVAL_LEVELS);
-    this.logger = makeLogger(defaults.logger);
-    const onEvent = options.onEvent ?? defaults.onEvent;
-    this.emit = onEvent && safeListener(onEvent, this.logger);
-    this.printLine = defaults.print ?? ((line) => void process.stdout.write(`${line}\n`));
-    let sandbox = sandboxes.get(defaults);
-    if (sandbox === undefined) sandboxes.set(defaults, (sandbox = new Sandbox(defaults.sandboxDir)));
-    this.sandbox = sandbox;
-    const timeoutMs = options.timeoutMs ?? defaults.timeoutMs ?? DEFAULT_LIMITS.timeoutMs;
-    this.timer = setTimeout(
-      () => this.stop(new NuwaError('LimitExceededError', `the call took longer than timeoutMs (${timeoutMs} ms)`)),
-      Math.min(timeoutMs, 2 ** 31 - 1),
-    );
-    this.hostSignal = options.signal;
-    if (this.hostSignal?.aborted) this.onHostAbort();
-    else this.hostSignal?.addEventListener('abort', this.onHostAbort, { once: true });
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  print(text: string): void {
-    if (this.stopError !== null) throw this.stopError;
-    this.printLine(text);
-  }
-
-  beginCall(_tool: RegisteredTool, depth: number): void {
-    if (this.stopError !== null) throw this.stopError;
-    if (depth > DEFAULT_LIMITS.maxCallDepth) {
-      const error = new NuwaError('LimitExceededError', `tools called tools more than maxCallDepth (${DEFAULT_LIMITS.maxCallDepth}) levels deep`);
-      this.stop(error);
-      throw error;
-    }
-    if (++this.calls > DEFAULT_LIMITS.maxToolCalls) {
-      const error = new NuwaError('LimitExceededError', `the call made more than maxToolCalls (${DEFAULT_LIMITS.maxToolCalls}) tool calls`);
-      this.stop(error);
-      throw error;
-    }
-  }
-
-  nextExecutionId(): string {
-    const id = `${this.runId}:${++this.ids}`;
-    this.firstExecutionId ??= id;
-    return id;
-  }
-
-  private stop(error: NuwaError): void {
-    if (this.stopError !== null) return;
-    this.stopError = error;
-    this.controller.abort(error);
-    this.waits.stop(error);
-  }
-
-  /** The call is over: timers released, and contexts it handed out refuse further use. */
-  finish(): void {
-    this.ended = true;
-    clearTimeout(this.timer);
-    this.hostSignal?.removeEventListener('abort', this.onHostAbort);
-    this.stop(new NuwaError('AbortedError', 'the call has finished'));
-  }
-}
-
-function abortMessage(reason: unknown): string {
-  if (reason instanceof Error && reason.name !== 'AbortError' && reason.message) return `the call was cancelled: ${reason.message}`;
-  if (typeof reason === 'string' && reason) return `the call was cancelled: ${reason}`;
-  return 'the call was cancelled by the host';
-}
-
-function makeLogger(logger: Partial<Logger> | undefined): Logger {
-  const toStderr = (level: string) => (message: string) => void process.stderr.write(`nuwa ${level}: ${message}\n`);
-  const noop = () => {};
-  return {
-    debug: logger?.debug ?? noop,
-    info: logger?.info ?? noop,
-    warn: logger?.warn ?? toStderr('warning'),
-    error: logger?.error ?? toStderr('error'),
-  };
-}
-
-function safeListener(listener: EventListener, logger: Logger): (event: NuwaEvent) => void {
-  return (event) => {
-    try {
-      listener(event);
-    } catch (error) {
-      logger.warn(`an onEvent listener threw on ${event.type}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  };
 }
