@@ -62,11 +62,13 @@ export async function loadRegistry(values: SharedValues, io: CliIO): Promise<Loa
   const close = async () => {
     await Promise.all(connections.splice(0).map((connection) => connection.close()));
   };
-  // Ctrl-C while tools load (a slow --tool-info, an MCP server starting) stops the probes and the
-  // servers already started, instead of leaving them behind.
+  // Ctrl-C (or SIGTERM, SIGHUP) while tools load (a slow --tool-info, an MCP server starting) stops
+  // the probes and the servers already started, instead of leaving them behind.
   const interrupted = new AbortController();
-  const onInterrupt = () => interrupted.abort(new UsageError('interrupted (Ctrl-C) while loading tools'));
-  process.once('SIGINT', onInterrupt);
+  const stopWatching = io.onInterrupt?.((why) => {
+    const what = why.kind === 'signal' ? (why.signal === 'SIGINT' ? 'Ctrl-C' : why.signal) : why.message;
+    interrupted.abort(new UsageError(`interrupted (${what}) while loading tools`));
+  });
   const stopIfInterrupted = () => {
     if (interrupted.signal.aborted) throw interrupted.signal.reason;
   };
@@ -89,7 +91,7 @@ export async function loadRegistry(values: SharedValues, io: CliIO): Promise<Loa
     if (error instanceof ToolLoadError) throw new UsageError(error.message);
     throw error;
   } finally {
-    process.removeListener('SIGINT', onInterrupt);
+    stopWatching?.();
   }
   return { registry, failures, close };
 }
