@@ -1,7 +1,8 @@
 // `npm run grammar`: regenerates the files derived from the parser and the language's metadata, and
 // checks grammar/nuwa.ebnf against the parser. Run it after changing src/syntax/ (tokens, rules) or
 // the built-ins; test/unit/grammar/generated.test.ts fails while the committed files are stale.
-//   grammar/syntax-diagrams.html                  railroad diagrams, from the parser's grammar
+//   grammar/syntax-diagrams.html                  railroad diagrams, from the parser's grammar (the
+//                                                 language's part: scripts/grammar/language.ts)
 //   grammar/nuwa.tmLanguage.json                  the TextMate grammar (keywords, built-ins)
 //   editors/vscode/syntaxes/nuwa.tmLanguage.json  the same, inside the VS Code extension
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -28,7 +29,7 @@ if (changed === 0) console.log('the generated grammar files are up to date');
 
 const problems = checkEbnf(readFileSync(path.join(ROOT, 'grammar', 'nuwa.ebnf'), 'utf8'), serializedGrammar());
 if (problems.length > 0) {
-  console.error(`grammar/nuwa.ebnf disagrees with the parser (src/syntax/parser.ts); edit the EBNF:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  console.error(`grammar/nuwa.ebnf disagrees with the parser (src/syntax/grammar.ts); edit the EBNF (or the tables of scripts/grammar/language.ts), then run \`npm run grammar\` again:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   process.exitCode = 1;
 } else {
   console.log('grammar/nuwa.ebnf agrees with the parser');

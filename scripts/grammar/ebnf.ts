@@ -1,10 +1,17 @@
-// Checks grammar/nuwa.ebnf against the parser itself (its serialized grammar): every parser rule
-// has an EBNF rule of the same name that mentions the same sub-rules and tokens, every EBNF rule is
-// a parser rule, a token, or a helper of the token rules, and every token the EBNF names exists.
+// Checks grammar/nuwa.ebnf against the parser itself (its serialized grammar): every rule of the
+// language has an EBNF rule of the same name that mentions the same sub-rules and tokens, every
+// EBNF rule is a parser rule, a token, or a helper of the token rules, every token the EBNF names
+// exists, and the operator token rules list exactly the operators of the lexer's categories.
 // It compares which symbols each rule uses, not the shape of the rule (order, repetition): enough to
 // catch a rule or token added, renamed or removed on one side only.
+//
+// The EBNF describes the language, not the error recovery: the parser's grammar is first reduced
+// to the language's (language.ts: parser-only rules and productions left out), and a token category
+// it consumes is read as the token it stands for there (ThenWord as "THEN", KeySeparator as ":").
 import type { ISerializedGast } from 'chevrotain';
-import { allTokens } from '../../src/syntax/tokens.js';
+import { allTokens, Identifier } from '../../src/syntax/tokens.js';
+import { tokensAsWritten } from '../../src/syntax/lexer.js';
+import { languageGrammar, languageMembers, membersOf } from './language.js';
 
 interface EbnfRule {
   name: string;
@@ -40,7 +47,17 @@ export function parseEbnf(text: string): EbnfRule[] {
   return rules;
 }
 
-/** Symbols a parser rule uses: the rules it calls and the token types it consumes. */
+/**
+ * The token a category consumed by the parser stands for in the EBNF: its one language member
+ * (DoWord → DO), or the category itself when it has several (BinaryOperator, the EBNF's
+ * binaryOperator). Any other token stands for itself.
+ */
+function standsFor(token: string): string {
+  const members = languageMembers(token);
+  return members.length === 1 ? members[0]! : token;
+}
+
+/** Symbols a parser rule uses: the rules it calls and the token types it consumes (categories read as what they stand for). */
 function parserSymbols(rule: ISerializedGast): { rules: Set<string>; tokens: Set<string> } {
   const rules = new Set<string>();
   const tokens = new Set<string>();
@@ -48,7 +65,7 @@ function parserSymbols(rule: ISerializedGast): { rules: Set<string>; tokens: Set
     for (const node of nodes) {
       const { name } = node as ISerializedGast & { name: string };
       if (node.type === 'NonTerminal') rules.add(name);
-      else if (node.type === 'Terminal') tokens.add(name);
+      else if (node.type === 'Terminal') tokens.add(standsFor(name));
       // MANY_SEP / AT_LEAST_ONE_SEP keep their separator token beside the definition.
       const separator = (node as { separator?: ISerializedGast }).separator;
       if (separator) walk([separator]);
@@ -65,14 +82,16 @@ function tokenOfRule(name: string): string | undefined {
   return allTokens.find((t) => t.name.toLowerCase() === lower || t.name.toLowerCase() === `${lower}literal`)?.name;
 }
 
-/** The lexer token whose pattern is exactly this text: "LET" → LET, "(" → LParen. */
+/** The lexer token this text is, as the lexer reads it: "LET" → LET, "(" → LParen, "&&" → AmpAmp; a name is no token. */
 function tokenOfLiteral(text: string): string | undefined {
-  return allTokens.find((t) => typeof t.PATTERN === 'string' && t.PATTERN === text)?.name;
+  const tokens = tokensAsWritten(text);
+  const only = tokens.length === 1 && tokens[0]!.image === text ? tokens[0]!.tokenType : undefined;
+  return only === undefined || only === Identifier ? undefined : only.name;
 }
 
 /** Every disagreement between the EBNF and the parser, as one readable line each (none: they agree). */
-export function checkEbnf(text: string, grammar: ISerializedGast[]): string[] {
-  const problems: string[] = [];
+export function checkEbnf(text: string, parserGrammar: ISerializedGast[]): string[] {
+  const { rules: grammar, problems } = languageGrammar(parserGrammar);
   const ebnf = parseEbnf(text);
   const byName = new Map(ebnf.map((rule) => [rule.name, rule]));
   const parserRules = new Map(grammar.map((rule) => [(rule as ISerializedGast & { name: string }).name, rule]));
@@ -102,10 +121,19 @@ export function checkEbnf(text: string, grammar: ISerializedGast[]): string[] {
     if (!parserRules.has(rule.name) && !lexical.has(rule.name)) {
       problems.push(`rule ${rule.name} is neither a rule of the parser nor a token (nor part of one): inline it into the rules that use it, or rename it after the parser's rule`);
     }
-    if (lexical.has(rule.name) && tokenOfRule(rule.name)) {
+    const token = lexical.has(rule.name) ? tokenOfRule(rule.name) : undefined;
+    if (token && membersOf(token).length > 0) {
+      // A token rule for a category (binaryOperator): exactly the operators the language has there.
+      const members = languageMembers(token);
+      const listed = new Set<string>();
       for (const literal of rule.literals) {
-        if (rule.name.endsWith('Operator') && !tokenOfLiteral(literal)) problems.push(`token rule ${rule.name} lists "${literal}", which is not a token of the lexer`);
+        const member = tokenOfLiteral(literal);
+        if (!member) problems.push(`token rule ${rule.name} lists "${literal}", which is not a token of the lexer`);
+        else if (membersOf(token).includes(member) && !members.includes(member)) problems.push(`token rule ${rule.name} lists "${literal}", which the parser accepts only to report it (parser-only in scripts/grammar/language.ts)`);
+        else if (!members.includes(member)) problems.push(`token rule ${rule.name} lists "${literal}", which is not in the lexer's category ${token}`);
+        else listed.add(member);
       }
+      for (const member of members) if (!listed.has(member)) problems.push(`token rule ${rule.name} does not list ${member}, which the lexer's category ${token} has`);
     }
   }
 

@@ -2,19 +2,25 @@
 // with the parser. Each token gets a class (keyword, string, tool name, ...); the same classes name
 // the scopes of the editor grammar (grammar/nuwa.tmLanguage.json), and a test checks the two agree
 // on every example script.
+//
+// Text is shown as what it is as written, not as what the parser made of it after recognising a
+// mistake: `'single'` is a string, `&&` and `+=` are operators, `# note` and `/* note */` are
+// comments, `.5` is a number, and a lowercase `if` is a name (which is what the language says it
+// is; the error message tells the rest). A markdown fence is not Nuwa text at all, and characters
+// the lexer rejects are marked invalid.
 import pc from 'picocolors';
-import type { IToken } from '../syntax/chevrotain.js';
-import { tokenize } from '../syntax/lexer.js';
+import type { IToken, TokenType } from '../syntax/chevrotain.js';
+import { tokensAsWritten } from '../syntax/lexer.js';
 import * as T from '../syntax/tokens.js';
 import { BUILTINS } from '../runtime/builtins.js';
 
 export type TokenClass =
   | 'keyword' // LET IF THEN ELSE END FOR IN DO CALL CALC
-  | 'operator' // AND OR NOT == != < <= > >= = + - * / %
+  | 'operator' // AND OR NOT == != < <= > >= = + - * / %, and other languages' && || ! === <> += ++
   | 'constant' // true false null
-  | 'number'
-  | 'string'
-  | 'comment'
+  | 'number' // 1.5e3, and .5
+  | 'string' // "...", and the malformed, single-quoted and template strings the lexer recognises
+  | 'comment' // // ..., and # ... and /* ... */
   | 'builtin' // a built-in function name before `(`
   | 'function' // any other name before `(` (an unknown function)
   | 'tool' // the (dotted) name after CALL
@@ -22,7 +28,7 @@ export type TokenClass =
   | 'property' // the name after `.`
   | 'variable'
   | 'punctuation' // ( ) [ ] { } , : .
-  | 'invalid'; // a character the lexer rejects
+  | 'invalid'; // a character the lexer rejects, or a markdown fence
 
 /** A classified piece of the source: [start, end) offsets into the text. */
 export interface Span {
@@ -31,26 +37,31 @@ export interface Span {
   kind: TokenClass;
 }
 
-const KEYWORD_TYPES = new Set([T.Let, T.Call, T.If, T.Then, T.Else, T.End, T.For, T.In, T.Do, T.Calc]);
-const CONSTANT_TYPES = new Set([T.True, T.False, T.Null]);
-const PUNCTUATION_TYPES = new Set([T.LParen, T.RParen, T.LBracket, T.RBracket, T.LBrace, T.RBrace, T.Comma, T.Colon, T.Dot]);
-// A malformed string is handed to the parser as an empty StringLiteral; its real extent is re-read
-// from the text with the lexer's own patterns for malformed strings (a superset of good strings).
-const DOUBLE_QUOTED = new RegExp((T.BadString.PATTERN as RegExp).source, 'y');
-const SINGLE_QUOTED = new RegExp((T.SingleQuotedString.PATTERN as RegExp).source, 'y');
+/** The class of each token type that has one whatever its neighbours; names and strings depend on them. */
+const CLASS_OF_TYPE = new Map<TokenType, TokenClass>();
+const classOf = (kind: TokenClass, types: TokenType[]) => types.forEach((type) => CLASS_OF_TYPE.set(type, kind));
+classOf('keyword', [T.Let, T.Call, T.If, T.Then, T.Else, T.End, T.For, T.In, T.Do, T.Calc]);
+classOf('constant', [T.True, T.False, T.Null]);
+classOf('number', [T.NumberLiteral, T.LeadingDotNumber]);
+classOf('string', [T.SingleQuotedString, T.TemplateString]);
+classOf('comment', [T.BlockComment, T.HashComment]);
+classOf('invalid', [T.Fence]);
+classOf('punctuation', [T.LParen, T.RParen, T.LBracket, T.RBracket, T.LBrace, T.RBrace, T.Comma, T.Colon, T.Dot]);
+// Every other token the lexer makes is an operator: AND OR NOT, the language's symbols, and the
+// other languages' ones it recognises (&& || ! === <> ++ +=).
 
 /** Classifies every token, comment and rejected character of `source`, in order. */
 export function classify(source: string): Span[] {
   const bom = source.charCodeAt(0) === 0xfeff ? 1 : 0;
   const text = bom ? source.slice(1) : source;
-  const tokens = tokenize(text).tokens;
+  const tokens = tokensAsWritten(text);
   const spans: Span[] = [];
   let position = 0;
   let toolName: 'after-call' | 'after-name' | 'after-dot' | undefined;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     const start = token.startOffset;
-    const end = start + tokenLength(text, token);
+    const end = start + token.image.length;
     classifyGap(text, position, start, spans, bom);
     position = end;
 
@@ -64,12 +75,8 @@ export function classify(source: string): Span[] {
     }
     if (toolName !== undefined) kind = 'tool';
     else if (type === T.Identifier) kind = identifierClass(token, tokens[i - 1]?.tokenType, next);
-    else if (type === T.StringLiteral) kind = next === T.Colon ? 'key' : 'string';
-    else if (type === T.NumberLiteral) kind = 'number';
-    else if (KEYWORD_TYPES.has(type)) kind = 'keyword';
-    else if (CONSTANT_TYPES.has(type)) kind = 'constant';
-    else if (PUNCTUATION_TYPES.has(type)) kind = 'punctuation';
-    else kind = 'operator';
+    else if (type === T.StringLiteral || type === T.BadString) kind = next === T.Colon && isClosedString(token.image) ? 'key' : 'string';
+    else kind = CLASS_OF_TYPE.get(type) ?? 'operator';
     if (type === T.Call) toolName = 'after-call';
     spans.push({ start: start + bom, end: end + bom, kind });
   }
@@ -77,18 +84,16 @@ export function classify(source: string): Span[] {
   return spans;
 }
 
-function identifierClass(token: IToken, previous: IToken['tokenType'] | undefined, next: IToken['tokenType'] | undefined): TokenClass {
+function identifierClass(token: IToken, previous: TokenType | undefined, next: TokenType | undefined): TokenClass {
   if (previous === T.Dot) return 'property';
   if (next === T.Colon) return 'key';
   if (next === T.LParen) return BUILTINS.has(token.image) ? 'builtin' : 'function';
   return 'variable';
 }
 
-function tokenLength(text: string, token: IToken): number {
-  if (token.tokenType !== T.StringLiteral) return token.image.length;
-  const pattern = text[token.startOffset] === "'" ? SINGLE_QUOTED : DOUBLE_QUOTED;
-  pattern.lastIndex = token.startOffset;
-  return pattern.exec(text)?.[0].length ?? token.image.length;
+/** A double-quoted string with its closing quote (a malformed one may have a bad escape, or no end). */
+function isClosedString(image: string): boolean {
+  return image.length >= 2 && image.endsWith('"') && /(?:^|[^\\])(?:\\\\)*"$/.test(image.slice(1));
 }
 
 /** Between tokens there is only white space, comments and characters the lexer rejected. */

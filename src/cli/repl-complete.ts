@@ -3,12 +3,12 @@
 // CALL's braces, an object's key after `variable.`, and otherwise keywords, literals, built-ins
 // and the session's variables. Nothing is offered inside a string or a comment.
 import type { IToken } from '../syntax/chevrotain.js';
+import { openAtEnd } from '../syntax/incomplete.js';
 import { tokenize } from '../syntax/lexer.js';
 import * as T from '../syntax/tokens.js';
 import { BUILTINS } from '../runtime/builtins.js';
 import type { JsonValue } from '../values/json.js';
 import { classify } from './highlight.js';
-import { endsInOpenString } from './repl-entry.js';
 
 export interface CompletionSource {
   /** The session's variables. */
@@ -52,7 +52,7 @@ function matching(names: Iterable<string>, word: string): string[] {
 }
 
 function insideStringOrComment(prefix: string): boolean {
-  if (endsInOpenString(prefix)) return true;
+  if (openAtEnd(prefix).string) return true;
   const spans = classify(prefix);
   const last = spans[spans.length - 1];
   return last !== undefined && last.kind === 'comment' && last.end === prefix.length;

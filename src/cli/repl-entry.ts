@@ -2,7 +2,14 @@
 // error messages: an entry goes on to a `...` line while it is the start of some valid script that
 // is not complete yet (an open IF/FOR, bracket or string, or a statement cut short like `LET x =`).
 // Anything else is run at once: a complete script runs, and a broken one reports its error.
+//
+// Two questions, two mechanisms. What is still open at the end (blocks, brackets, a string) is
+// openAtEnd's to say (src/syntax/incomplete.ts). But an open block does not make an entry
+// unfinished when it is already wrong (`IF x THEN )` should be reported now, not after an END),
+// and a statement cut short leaves nothing open (`LET x =`, `x +`, `CALL tool`): both need the
+// grammar itself, asked through Chevrotain's content assist (canContinue).
 import type { IToken } from '../syntax/chevrotain.js';
+import { openAtEnd } from '../syntax/incomplete.js';
 import { tokenize } from '../syntax/lexer.js';
 import { canContinue } from '../syntax/parser.js';
 import * as T from '../syntax/tokens.js';
@@ -11,9 +18,6 @@ export type EntryStatus =
   | { complete: true }
   /** `openString`: the last line ends inside a string, so the next line continues that string. */
   | { complete: false; openString: boolean };
-
-const OPENS = new Set([T.If, T.For, T.LParen, T.LBracket, T.LBrace]);
-const CLOSES = new Set([T.End, T.RParen, T.RBracket, T.RBrace]);
 
 // A token that can only begin a statement: appended to an entry, it is accepted exactly when the
 // entry stops at a statement boundary.
@@ -28,44 +32,17 @@ const MAX_CHECKED_TOKENS = 2000;
 
 export function entryStatus(text: string): EntryStatus {
   if (text.trim() === '') return { complete: true };
-  const openString = endsInOpenString(text);
-  // Lexed as if the open string were closed, so that it is one ordinary string token.
+  const open = openAtEnd(text);
+  const openString = open.string;
+  const unfinished = { complete: false as const, openString };
+  const anythingOpen = openString || open.blocks > 0 || open.brackets > 0;
+  // Lexed as if the open string were closed, so that it is one ordinary string token (a string
+  // that is wrong anyway, like one cut after a backslash, stays wrong and is reported).
   const lexed = tokenize(openString ? `${text}"` : text);
   if (lexed.problems.length > 0) return { complete: true };
-  if (lexed.tokens.length > MAX_CHECKED_TOKENS) return openString || openDepth(lexed.tokens) > 0 ? { complete: false, openString } : { complete: true };
+  if (lexed.tokens.length > MAX_CHECKED_TOKENS) return anythingOpen ? unfinished : { complete: true };
   if (!canContinue(lexed.tokens)) return { complete: true };
-  if (openString || openDepth(lexed.tokens) > 0) return { complete: false, openString };
-  if (!canContinue([...lexed.tokens, STATEMENT_START])) return { complete: false, openString: false };
+  if (anythingOpen) return unfinished;
+  if (!canContinue([...lexed.tokens, STATEMENT_START])) return unfinished;
   return { complete: true };
-}
-
-/**
- * Blocks and brackets still open at the end. In a valid prefix of a script every END and closing
- * bracket closes the innermost opener, so counting is exact.
- */
-function openDepth(tokens: IToken[]): number {
-  let depth = 0;
-  for (const token of tokens) {
-    if (OPENS.has(token.tokenType)) depth++;
-    else if (CLOSES.has(token.tokenType)) depth--;
-  }
-  return depth;
-}
-
-/**
- * True when the text's last line ends inside a double-quoted string: the lexer's last token is a
- * string with no closing quote. A string cut after a lone backslash is a broken escape, not an open
- * string.
- */
-export function endsInOpenString(text: string): boolean {
-  const tokens = tokenize(text).tokens;
-  const last = tokens[tokens.length - 1];
-  if (last === undefined || last.tokenType !== T.StringLiteral) return false;
-  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const rest = text.slice(last.startOffset + bom);
-  if (!rest.startsWith('"') || /[\r\n]/.test(rest)) return false;
-  const closed = /^"(?:[^"\\]|\\.)*"/.exec(rest);
-  if (closed) return false;
-  const trailingBackslashes = /\\*$/.exec(rest)![0].length;
-  return trailingBackslashes % 2 === 0;
 }

@@ -146,6 +146,26 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
   return { tokens, problems: problems.list.sort(byPositionLocal), problemCount: problems.count, maxNesting: depth.max, tooDeep: depth.tooDeepAt !== undefined };
 }
 
+/**
+ * The tokens of `text` as written, for syntax highlighting: the lexer's own output before the
+ * repairs above and the mistakes pass (a single-quoted string is still one, `&&` is still `&&`,
+ * lowercase `if` is still a name), with the other languages' comments and fences merged in, in
+ * source order. `//` comments and white space are not tokens; rejected characters are left out.
+ */
+export function tokensAsWritten(text: string): IToken[] {
+  const result = lexer.tokenize(text);
+  const aside = result.groups.mistakes ?? [];
+  if (aside.length === 0) return result.tokens;
+  const merged: IToken[] = [];
+  let i = 0;
+  for (const token of result.tokens) {
+    while (i < aside.length && aside[i]!.startOffset < token.startOffset) merged.push(aside[i++]!);
+    merged.push(token);
+  }
+  while (i < aside.length) merged.push(aside[i++]!);
+  return merged;
+}
+
 /** Marks a token the loop above removes (`x++`, the f of f"..."). */
 const DROPPED = { image: '', startOffset: -1, tokenTypeIdx: -1 } as unknown as IToken;
 

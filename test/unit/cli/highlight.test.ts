@@ -1,9 +1,12 @@
 // The lexer-driven highlighter and the coloured code frames of formatError.
 import { describe, expect, it } from 'vitest';
-import { classify, highlight, highlightFrame } from '../../../src/cli/highlight.js';
+import { classify, highlight, highlightFrame, type TokenClass } from '../../../src/cli/highlight.js';
 import { formatError } from '../../../src/cli/report.js';
 import { NuwaError } from '../../../src/errors.js';
 import { codeFrame } from '../../../src/syntax/source.js';
+import { Lexer, type TokenType } from '../../../src/syntax/chevrotain.js';
+import { tokensAsWritten } from '../../../src/syntax/lexer.js';
+import { allTokens } from '../../../src/syntax/tokens.js';
 
 const ESC = '\u001b[';
 const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
@@ -12,6 +15,21 @@ const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
 function classes(source: string): Array<[string, string]> {
   return classify(source).map((span) => [source.slice(span.start, span.end), span.kind]);
 }
+
+/** Texts that between them make every token type of the lexer, with the class of each span. */
+const TOKEN_EXAMPLES: Array<[string, TokenClass[]]> = [
+  ['LET CALL IF THEN ELSE END FOR IN DO CALC', Array(10).fill('keyword')],
+  ['AND OR NOT == != < <= > >= = + - * / %', Array(15).fill('operator')],
+  ['&& & || | ! === !== <> ++ += -= *= /= %=', Array(14).fill('operator')],
+  ['true false null', ['constant', 'constant', 'constant']],
+  ['12 1.5e3 .5', ['number', 'number', 'number']],
+  ['"s" "bad \\q" "open', ['string', 'string', 'string']],
+  ["'single' `template`", ['string', 'string']],
+  ['name // comment', ['variable', 'comment']],
+  ['# hash\n/* block */', ['comment', 'comment']],
+  ['```', ['invalid']],
+  ['( ) [ ] { } , : .', Array(9).fill('punctuation')],
+];
 
 describe('classify', () => {
   it('gives every token its class, from the lexer', () => {
@@ -73,10 +91,80 @@ describe('classify', () => {
       ['u', 'variable'],
       ['=', 'operator'],
       ['a', 'variable'],
-      ['&', 'invalid'],
-      ['&', 'invalid'],
+      ['&&', 'operator'],
       ['"open', 'string'],
     ]);
+    expect(classes('LET a = 1; LET b = ?')).toEqual([
+      ['LET', 'keyword'],
+      ['a', 'variable'],
+      ['=', 'operator'],
+      ['1', 'number'],
+      [';', 'invalid'],
+      ['LET', 'keyword'],
+      ['b', 'variable'],
+      ['=', 'operator'],
+      ['?', 'invalid'],
+    ]);
+  });
+
+  it('shows what other languages taught as what it is in the text, whatever the parser makes of it', () => {
+    expect(classes('if x > .5 then\n  LET n += 1 # note\nend')).toEqual([
+      ['if', 'variable'], // a name, as LANGUAGE.md says; the error message says "write IF"
+      ['x', 'variable'],
+      ['>', 'operator'],
+      ['.5', 'number'],
+      ['then', 'variable'],
+      ['LET', 'keyword'],
+      ['n', 'variable'],
+      ['+=', 'operator'],
+      ['1', 'number'],
+      ['# note', 'comment'],
+      ['end', 'variable'],
+    ]);
+    expect(classes('```nuwa\n/* a\nb */ x = a === b || !c <> d++ `t` xs.0\n```')).toEqual([
+      ['```nuwa', 'invalid'],
+      ['/* a\nb */', 'comment'],
+      ['x', 'variable'],
+      ['=', 'operator'],
+      ['a', 'variable'],
+      ['===', 'operator'],
+      ['b', 'variable'],
+      ['||', 'operator'],
+      ['!', 'operator'],
+      ['c', 'variable'],
+      ['<>', 'operator'],
+      ['d', 'variable'],
+      ['++', 'operator'],
+      ['`t`', 'string'],
+      ['xs', 'variable'],
+      ['.0', 'number'],
+      ['```', 'invalid'],
+    ]);
+    expect(classes('CALL t(city = "Oslo") LET o = { "k\\q": 1 }')).toEqual([
+      ['CALL', 'keyword'],
+      ['t', 'tool'],
+      ['(', 'punctuation'],
+      ['city', 'variable'],
+      ['=', 'operator'],
+      ['"Oslo"', 'string'],
+      [')', 'punctuation'],
+      ['LET', 'keyword'],
+      ['o', 'variable'],
+      ['=', 'operator'],
+      ['{', 'punctuation'],
+      ['"k\\q"', 'key'], // a key with a bad escape is still a key
+      [':', 'punctuation'],
+      ['1', 'number'],
+      ['}', 'punctuation'],
+    ]);
+  });
+
+  it('has an example for every token type the lexer makes, so a new one gets a class on purpose', () => {
+    const covered = new Set<TokenType>();
+    for (const [source] of TOKEN_EXAMPLES) for (const token of tokensAsWritten(source)) covered.add(token.tokenType);
+    const lexable = allTokens.filter((t) => t.PATTERN !== Lexer.NA && t.GROUP !== Lexer.SKIPPED);
+    expect(lexable.filter((t) => !covered.has(t)).map((t) => t.name)).toEqual([]);
+    for (const [source, kinds] of TOKEN_EXAMPLES) expect(classify(source).map((s) => s.kind), source).toEqual(kinds);
   });
 
   it('counts offsets in the text as given, byte-order mark included', () => {

@@ -31,7 +31,7 @@ describe('REPL completion', () => {
   });
 
   it('completes keywords, literals, built-ins and variables elsewhere', () => {
-    expect(complete('L', source)).toEqual([['LEN', 'LET'], 'L']);
+    expect(complete('L', source)).toEqual([['LEN', 'LET', 'LOWER'], 'L']);
     expect(complete('LET x = tr', source)).toEqual([['true'], 'tr']);
     expect(complete('IF pri', source)).toEqual([['price', 'prices'], 'pri']);
     const all = complete('', source)[0];

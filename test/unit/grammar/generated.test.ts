@@ -7,6 +7,7 @@ import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { checkEbnf } from '../../../scripts/grammar/ebnf.js';
 import { generatedFiles, ROOT } from '../../../scripts/grammar/files.js';
+import { languageGrammar, PARSER_ONLY_RULES } from '../../../scripts/grammar/language.js';
 import { serializedGrammar } from '../../../src/syntax/parser.js';
 
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -38,9 +39,60 @@ describe('generated grammar files', () => {
   });
 });
 
+type Node = { type: string; name?: string; definition?: Node[] };
+/** A copy of the parser's grammar, edited by `edit` (standing in for a change to src/syntax/grammar.ts). */
+function editedGrammar(edit: (rules: Map<string, Node>) => void): ReturnType<typeof serializedGrammar> {
+  const grammar = JSON.parse(JSON.stringify(serializedGrammar())) as Node[];
+  edit(new Map(grammar.map((rule) => [rule.name!, rule])));
+  return grammar as unknown as ReturnType<typeof serializedGrammar>;
+}
+const terminal = (name: string): Node => ({ type: 'Terminal', name });
+
 describe('grammar/nuwa.ebnf against the parser', () => {
   it('agrees with the parser (run `npm run grammar` for the details)', () => {
-    expect(checkEbnf(EBNF, serializedGrammar())).toEqual([]);
+    expect(checkEbnf(EBNF, serializedGrammar()), 'grammar/nuwa.ebnf disagrees with the parser: `npm run grammar` lists how').toEqual([]);
+  });
+
+  it('leaves out what the parser accepts only to report it, and reads categories as the token they stand for', () => {
+    const { rules, problems } = languageGrammar(serializedGrammar());
+    expect(problems).toEqual([]);
+    const text = JSON.stringify(rules);
+    for (const parserOnly of ['ElseIf', 'While', 'Jump', 'PrebuiltBlock', 'PrebuiltExpression', ...Object.keys(PARSER_ONLY_RULES)]) expect(text).not.toContain(`"${parserOnly}"`);
+    // ThenWord stands for THEN: an EBNF that writes DO there is wrong.
+    const problemsWithDo = checkEbnf(EBNF.replace('"IF" expression "THEN"', '"IF" expression "DO"'), serializedGrammar());
+    expect(problemsWithDo).toContain('rule ifStatement: the parser consumes token THEN, which the EBNF rule does not mention');
+    expect(problemsWithDo).toContain("rule ifStatement: the EBNF mentions token DO, which the parser's rule does not consume");
+  });
+
+  it('fails when a rule of the language changes on one side only', () => {
+    // The EBNF drops ELSE; then the parser drops it instead.
+    expect(checkEbnf(EBNF.replace('[ "ELSE" block ] ', ''), serializedGrammar())).toContain('rule ifStatement: the parser consumes token ELSE, which the EBNF rule does not mention');
+    const withoutElse = editedGrammar((rules) => {
+      const ifStatement = rules.get('ifStatement')!;
+      ifStatement.definition = ifStatement.definition!.filter((node) => !(node.type === 'Option' && node.definition![0]!.name === 'ELSE'));
+    });
+    expect(checkEbnf(EBNF, withoutElse)).toContain("rule ifStatement: the EBNF mentions token ELSE, which the parser's rule does not consume");
+  });
+
+  it('fails when the parser gains a recovery not listed as parser-only, or a listed one disappears', () => {
+    const withWhileInFor = editedGrammar((rules) => rules.get('forStatement')!.definition!.push({ type: 'Option', definition: [terminal('While')] }));
+    expect(checkEbnf(EBNF, withWhileInFor)).toContain('rule forStatement: the parser consumes token While, which the EBNF rule does not mention');
+    const withoutParentheses = editedGrammar((rules) => {
+      const alternation = rules.get('callExpression')!.definition!.find((node) => node.type === 'Alternation')!;
+      alternation.definition = alternation.definition!.slice(0, 1);
+    });
+    expect(checkEbnf(EBNF, withoutParentheses).some((p) => p.startsWith('scripts/grammar/language.ts: the parser-only production of callExpression that starts with LParen') && p.endsWith('matches no production of the parser'))).toBe(true);
+    const whileUsedInBlock = editedGrammar((rules) => rules.get('block')!.definition!.push({ type: 'NonTerminal', name: 'whileStatement' }));
+    expect(checkEbnf(EBNF, whileUsedInBlock)).toContain('rule block uses the parser-only rule whileStatement outside the productions listed in scripts/grammar/language.ts');
+  });
+
+  it('checks that the operator rules list exactly the operators of the language', () => {
+    const withoutPercent = EBNF.replace('| "*" | "/" | "%" ;', '| "*" | "/" ;');
+    expect(checkEbnf(withoutPercent, serializedGrammar())).toContain("token rule binaryOperator does not list Percent, which the lexer's category BinaryOperator has");
+    const withAmpAmp = EBNF.replace('binaryOperator  = "OR" | "AND"', 'binaryOperator  = "OR" | "&&" | "AND"');
+    expect(checkEbnf(withAmpAmp, serializedGrammar())).toContain('token rule binaryOperator lists "&&", which the parser accepts only to report it (parser-only in scripts/grammar/language.ts)');
+    const withThen = EBNF.replace('prefixOperator  = "NOT"', 'prefixOperator  = "THEN" | "NOT"');
+    expect(checkEbnf(withThen, serializedGrammar())).toContain('token rule prefixOperator lists "THEN", which is not in the lexer\'s category PrefixOperator');
   });
 
   it('reports a parser rule the EBNF lacks', () => {
@@ -77,7 +129,7 @@ describe('grammar/syntax-diagrams.html', () => {
     expect(html).not.toMatch(/@import|url\(/);
   });
 
-  it('draws one diagram per rule of the parser with its inline scripts', () => {
+  it('draws one diagram per rule of the language (the parser without its parser-only rules) with its inline scripts', () => {
     const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
     expect(scripts.length).toBeGreaterThanOrEqual(5);
     const target = { innerHTML: '' };
@@ -87,9 +139,10 @@ describe('grammar/syntax-diagrams.html', () => {
     window.window = window;
     const context = vm.createContext(window);
     for (const script of scripts) vm.runInContext(script, context);
-    const rules = serializedGrammar().map((rule) => (rule as unknown as { name: string }).name);
+    const rules = languageGrammar(serializedGrammar()).rules.map((rule) => (rule as unknown as { name: string }).name);
     const svgs = target.innerHTML.match(/<svg/g) ?? [];
     expect(svgs.length).toBe(rules.length);
     for (const rule of rules) expect(target.innerHTML).toContain(`>${rule}<`);
+    for (const rule of Object.keys(PARSER_ONLY_RULES)) expect(target.innerHTML).not.toContain(`>${rule}<`);
   });
 });

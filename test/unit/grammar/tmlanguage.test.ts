@@ -1,6 +1,7 @@
 // The TextMate grammar (grammar/nuwa.tmLanguage.json), tokenized as VS Code does: expected scopes
 // per construct, and agreement with the lexer-driven highlighter (src/cli/highlight.ts) on every
-// token of every example and case file, so the editor and the terminal colour code the same way.
+// token of every example, case and mistakes-corpus file (the last full of other languages' habits),
+// so the editor and the terminal colour code the same way.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -65,7 +66,27 @@ const CONSTRUCTS: Array<[source: string, text: string, scope: string, from?: num
   ['LET ENDING = 1', 'ENDING', 'variable.other.readwrite.nuwa'],
   ['PRINT(x) // a comment', ' a comment', 'comment.line.double-slash.nuwa'],
   ['PRINT(x) // a comment', '//', 'punctuation.definition.comment.nuwa'],
-  ['LET x = a && b', '&', 'invalid.illegal.character.nuwa'],
+  ['LET x = a ; b', ';', 'invalid.illegal.character.nuwa'],
+  // Other languages' habits: what they are, marked as the mistakes the lexer reports.
+  ['LET x = a && b', '&&', 'keyword.operator.logical.nuwa'],
+  ['LET x = a && b', '&&', 'invalid.illegal.operator.nuwa'],
+  ['LET x = a || !b', '||', 'invalid.illegal.operator.nuwa'],
+  ['LET x = a || !b', '!', 'keyword.operator.logical.nuwa'],
+  ['LET x = a === b', '===', 'keyword.operator.comparison.nuwa'],
+  ['LET x = a !== b', '!==', 'invalid.illegal.operator.nuwa'],
+  ['LET x = a <> b', '<>', 'invalid.illegal.operator.nuwa'],
+  ['LET x = a <= b', '<=', 'keyword.operator.comparison.nuwa'],
+  ['LET n += 1', '+=', 'keyword.operator.assignment.compound.nuwa'],
+  ['n++', '++', 'invalid.illegal.operator.nuwa'],
+  ['LET x = .5', '.5', 'constant.numeric.nuwa'],
+  ['LET x = xs.0', '.0', 'invalid.illegal.leading-dot.nuwa'],
+  ['LET s = `a ${b}`', 'a ${b}', 'string.quoted.other.template.nuwa'],
+  ['LET s = `a ${b}`', 'a ${b}', 'invalid.illegal.template-string.nuwa'],
+  ['x /* note */', ' note ', 'comment.block.nuwa'],
+  ['x # note', '# note', 'comment.line.number-sign.nuwa'],
+  ['x # note', '# note', 'invalid.illegal.hash-comment.nuwa'],
+  ['```nuwa', '```nuwa', 'invalid.illegal.fence.nuwa'],
+  ['if x then', 'if', 'variable.other.readwrite.nuwa'], // lowercase: a name (LANGUAGE.md §1)
 ];
 
 describe('TextMate grammar: scopes of each construct', () => {
@@ -85,7 +106,7 @@ const SCOPE_OF_CLASS: Record<TokenClass, (scope: string) => boolean> = {
   constant: (s) => s.startsWith('constant.language.'),
   number: (s) => s.startsWith('constant.numeric.'),
   string: (s) => s.startsWith('string.quoted.'),
-  comment: (s) => s.startsWith('comment.line.'),
+  comment: (s) => s.startsWith('comment.'),
   builtin: (s) => s.startsWith('support.function.builtin.'),
   function: (s) => s.startsWith('variable.function.'),
   tool: (s) => s.startsWith('entity.name.function.tool.'),
@@ -98,7 +119,7 @@ const SCOPE_OF_CLASS: Record<TokenClass, (scope: string) => boolean> = {
 
 function nuwaFiles(): string[] {
   const list = (dir: string) => readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.nuwa')).map((f) => path.join(dir, f));
-  return [...list('examples'), ...list('test/cases')];
+  return [...list('examples'), ...list('test/cases'), ...list('test/mistakes')];
 }
 
 /** Disagreements between the highlighter and the TextMate grammar on one text. */
@@ -120,6 +141,7 @@ async function disagreements(source: string): Promise<string[]> {
   const problems: string[] = [];
   for (const span of classify(source)) {
     for (let offset = span.start; offset < span.end; offset++) {
+      if (source[offset] === '\n' || source[offset] === '\r') continue; // a /* */ comment or template string spans lines
       const token = tokenAt(offset);
       if (token === undefined || !token.scopes.some(SCOPE_OF_CLASS[span.kind])) {
         problems.push(`${JSON.stringify(source.slice(span.start, span.end))} (${span.kind}) has scopes ${JSON.stringify(token?.scopes ?? [])}`);
