@@ -1,5 +1,6 @@
 // Every relative link in the repository's Markdown points at a file that exists, and every #anchor
 // at a heading of the file it names (as GitHub makes anchors). Links to the web are not followed.
+// Also: every page of docs/ has a test file in test/docs/ that runs its code.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +25,11 @@ const files = markdownFiles();
 describe('links in the Markdown files', () => {
   it('finds the documents', () => {
     expect(files).toEqual(expect.arrayContaining(['README.md', 'docs/language.md', 'docs/tools.md', 'docs/embedding.md', 'docs/cli.md', 'examples/README.md']));
+  });
+
+  it('every page of docs/ has its test file here, which runs its code', () => {
+    const untested = files.filter((file) => file.startsWith('docs/') && !existsSync(path.join(root, 'test', 'docs', `${path.basename(file, '.md')}.test.ts`)));
+    expect(untested).toEqual([]);
   });
 
   it.each(files)('%s: every relative link resolves', (file) => {
