@@ -1,5 +1,5 @@
 // A host that shows a script's plan to a person once, then runs it without asking again about the
-// calls the plan covers (README, "Check before you run").
+// calls the plan covers (docs/embedding.md, "Check and plan before running").
 //   node examples/plan-approval.mjs
 import { readFileSync } from 'node:fs';
 import { Interpreter, ToolRegistry } from 'nuwa-script';
@@ -16,10 +16,9 @@ const interpreter = new Interpreter(registry, {
 });
 
 const script = readFileSync(new URL('./trading.nuwa', import.meta.url), 'utf8');
-const variables = { threshold: 1 };
 
 // 1. Plan: every call the script can make, without running anything.
-const plan = interpreter.plan(script, { variables });
+const plan = interpreter.plan(script);
 if (!plan.ok) throw new Error(plan.problems.map((p) => `${p.line}:${p.column}: ${p.message}`).join('\n'));
 
 // 2. Show it to a person, once.
@@ -30,7 +29,7 @@ for (const call of plan.calls) {
 const approved = await askPerson(plan.needsApproval);
 
 // 3. Run with the approved plan: the calls it covers ask no one.
-if (approved) await interpreter.run(script, { variables, approvedPlan: plan });
+if (approved) await interpreter.run(script, { approvedPlan: plan });
 
 async function askPerson(needs) {
   console.log(`Approve ${needs.map((need) => need.tool).join(', ')}? (this example answers yes)`);

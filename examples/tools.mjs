@@ -5,6 +5,17 @@
 const PRICES = { AAPL: 189.84, MSFT: 415.5, NVDA: 121.4, TSLA: 248.23 };
 const PREVIOUS_CLOSE = { AAPL: 192.1, MSFT: 409.02, NVDA: 118.0, TSLA: 251.7 };
 
+// The account every session starts with: get_portfolio shows it and place_order trades from it.
+const STARTING_PORTFOLIO = { cash: 10000, positions: { AAPL: 10, TSLA: 4 } };
+
+/** The session's portfolio, made from the starting one the first time a tool asks for it. */
+function portfolioOf(context) {
+  if (!context.hasState('portfolio')) {
+    context.setState('portfolio', STARTING_PORTFOLIO, { description: 'cash and positions of the account' });
+  }
+  return context.getStateValue('portfolio');
+}
+
 const SALES = {
   north: [{ product: 'lamp', amount: 120 }, { product: 'desk', amount: 340 }, { product: 'lamp', amount: 95 }],
   south: [{ product: 'chair', amount: 210 }, { product: 'lamp', amount: 60 }],
@@ -51,12 +62,7 @@ export default [
     parameters: [],
     returns: 'object',
     category: 'data',
-    execute: (_args, context) => {
-      if (!context.hasState('portfolio')) {
-        context.setState('portfolio', { cash: 10000, positions: { AAPL: 10, TSLA: 4 } }, { description: 'cash and positions of the account' });
-      }
-      return context.getStateValue('portfolio');
-    },
+    execute: (_args, context) => portfolioOf(context),
   },
   {
     name: 'place_order',
@@ -76,7 +82,7 @@ export default [
     execute: ({ symbol, side, quantity }, context) => {
       const price = PRICES[symbol];
       if (price === undefined) throw new Error(`unknown symbol ${symbol}`);
-      const portfolio = context.getStateValue('portfolio') ?? { cash: 10000, positions: {} };
+      const portfolio = portfolioOf(context);
       const held = portfolio.positions[symbol] ?? 0;
       const cost = price * quantity;
       if (side === 'buy' && cost > portfolio.cash) throw new Error(`not enough cash: need ${cost.toFixed(2)}, have ${portfolio.cash.toFixed(2)}`);

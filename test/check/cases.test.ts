@@ -5,7 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { check, Interpreter, NuwaError, ToolRegistry, type Problem, type ToolDefinition } from '../../src/index.js';
+import { check, Interpreter, NuwaError, ToolRegistry, type Problem } from '../../src/index.js';
+import { loadToolModule } from '../../src/providers/module.js';
 import { registerCorpusTools } from '../support/corpus-tools.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -55,27 +56,30 @@ describe('check finds no error in scripts that run', () => {
   });
 });
 
-describe('check on the examples (examples/*.nuwa with examples/tools.mjs)', () => {
+describe('check on the examples (examples/*.nuwa with the example tools)', () => {
   const examplesDir = path.join(root, 'examples');
-  const variables: Record<string, Record<string, unknown>> = { 'trading.nuwa': { threshold: 1 } };
   const files = readdirSync(examplesDir).filter((f) => f.endsWith('.nuwa')).sort();
 
-  async function exampleRegistry(): Promise<ToolRegistry> {
+  // The session state an example's command gives with --state.
+  const states: Record<string, string> = { 'todo.nuwa': 'todo-state.json' };
+
+  async function exampleRegistry(file: string): Promise<ToolRegistry> {
     const registry = new ToolRegistry();
-    const tools = (await import(path.join(examplesDir, 'tools.mjs'))) as { default: ToolDefinition[] };
-    for (const tool of tools.default) registry.register(tool);
+    for (const module of ['tools.mjs', 'todo-tools.mjs']) await loadToolModule(registry, module, examplesDir);
     await registry.loadExecutables(path.join(examplesDir, 'tools')); // examples/executables.nuwa's tools
+    const state = states[file] === undefined ? {} : (JSON.parse(readFileSync(path.join(examplesDir, states[file]), 'utf8')) as Record<string, never>);
+    for (const [key, value] of Object.entries(state)) registry.setState(key, value);
     return registry;
   }
 
   it.each(files)('%s: a run that succeeds gets no error; a run that fails, fails with one check reported', async (file) => {
     const source = readFileSync(path.join(examplesDir, file), 'utf8');
-    const registry = await exampleRegistry();
-    const errors = errorsOf(check(source, registry, { variables: variables[file] ?? {} })).map(({ kind, line, column }) => ({ kind, line, column }));
+    const registry = await exampleRegistry(file);
+    const errors = errorsOf(check(source, registry)).map(({ kind, line, column }) => ({ kind, line, column }));
     const interpreter = new Interpreter(registry, { print: () => {}, approve: () => true, logger: { warn() {}, error() {} } });
     let failure: NuwaError | undefined;
     try {
-      await interpreter.run(source, { variables: variables[file] ?? {} });
+      await interpreter.run(source);
     } catch (error) {
       if (!(error instanceof NuwaError)) throw error;
       failure = error;

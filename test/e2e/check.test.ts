@@ -207,30 +207,6 @@ describe('nuwa run --plan', () => {
   });
 });
 
-describe('README, "Check before you run"', () => {
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-  const start = readme.indexOf('## Check before you run');
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
-  const blocks = [...section.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map(([, lang, body]) => ({ lang: lang!, body: body! }));
-
-  it('shows commands whose output is what they print', () => {
-    const commands = blocks.filter((b) => b.body.startsWith('$ '));
-    expect(commands.length).toBe(3);
-    for (const { body } of commands) {
-      const [first, ...rest] = body.split('\n');
-      const [program, ...args] = first!.slice(2).split(' ');
-      const argv = program === 'nuwa' ? [bin, ...args] : args;
-      const child = spawnSync(process.execPath, argv, { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 20_000 });
-      expect(child.stdout, first).toBe(rest.join('\n'));
-    }
-  });
-
-  it('shows the host loop as it is in examples/plan-approval.mjs', () => {
-    const snippet = blocks.find((b) => b.lang === 'js');
-    expect(snippet?.body).toBe(readFileSync(path.join(root, 'examples', 'plan-approval.mjs'), 'utf8'));
-  });
-});
-
 describe('nuwa check on hostile input: a report, never a crash or a hang', () => {
   // In a child process with a memory cap and a kill timeout, as a user would run it.
   function checkCapped(source: string) {

@@ -1,8 +1,8 @@
-// The README's stand-in for a model client (prelude "model" of test/readme.test.ts, which provides
-// `callModel` to the README's function-calling loop as a global): it answers an
+// The documentation's stand-in for a model client (```ts prelude=model, test/docs/README.md): it
+// puts `callModel` on globalThis for the function-calling loop of docs/embedding.md, and answers an
 // OpenAI-style chat request the way a model with native function calling would, deterministically.
 // Asked a question, it calls the get_weather tool it was offered; given the tool's result, it answers.
-// It checks what the README's loop sends, so a loop that passes the wrong shapes fails the test.
+// It checks what the loop sends, so a loop that passes the wrong shapes fails the test.
 
 interface ToolCall {
   id: string;
