@@ -36,7 +36,7 @@ export async function loadToolModule(registry: ToolRegistry, specifier: string, 
     if (Array.isArray(exported)) {
       for (const definition of exported) registry.register({ source: 'module', ...(definition as ToolDefinition) });
     } else if (typeof exported === 'function') {
-      await untilSettledOrStalled((exported as (registry: ToolRegistry) => unknown)(registry));
+      await registry.registerFrom('module', () => untilSettledOrStalled((exported as (registry: ToolRegistry) => unknown)(registry)));
     } else {
       throw new Error('its default export must be a list of tool definitions or a function (registry) => void');
     }

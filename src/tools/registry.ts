@@ -52,6 +52,8 @@ export class ToolRegistry {
   private readonly executeDefaults: ExecuteDefaults;
   private readonly embedder: Embedder | undefined;
   private index: ToolIndex | undefined;
+  /** While a provider hands the registry to foreign code (registerFrom): the source of what it registers. */
+  private registeringFrom: ToolSource | undefined;
   /** The registry's own session: its state methods act on it. */
   readonly defaultSession = new Session();
 
@@ -95,8 +97,24 @@ export class ToolRegistry {
     return specs.map((spec) => this.add(spec));
   }
 
+  /**
+   * Runs `load`, giving the tools it registers without a source of their own the source `source`:
+   * how a provider that hands the registry to other code (a tools module's default function) marks
+   * what that code registers. (Anything registered meanwhile from elsewhere gets it too: providers
+   * load one after another.)
+   */
+  async registerFrom<T>(source: ToolSource, load: () => T | Promise<T>): Promise<T> {
+    const outer = this.registeringFrom;
+    this.registeringFrom = source;
+    try {
+      return await load();
+    } finally {
+      this.registeringFrom = outer;
+    }
+  }
+
   private add(spec: ToolSpec): RegisteredTool {
-    const tool = buildTool(spec);
+    const tool = buildTool(spec.source === undefined && this.registeringFrom !== undefined ? { ...spec, source: this.registeringFrom } : spec);
     if (this.tools.has(tool.name)) throw new Error(`a tool named "${tool.name}" is already registered: unregister it first`);
     if (tool.id !== undefined && tool.id !== tool.name && this.ids.has(tool.id)) {
       throw new Error(`a tool with the id "${tool.id}" is already registered (as "${this.ids.get(tool.id)}"): unregister it first`);
