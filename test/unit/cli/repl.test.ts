@@ -72,14 +72,14 @@ describe('nuwa repl with piped input', () => {
 
   it('lists and describes tools', async () => {
     const result = await repl('.tools\n.tools get_price\n.tools get_prise\n', ['--tools', replTools]);
-    expect(result.stdout).toContain('get_price      none         data     local       The price of a symbol.\n');
-    expect(result.stdout).toContain('math.add       none         custom   local       Adds two numbers.\n');
-    expect(result.stdout).toContain('remember       write        custom   local       Stores a note in the session state.\n');
+    expect(result.stdout).toContain('get_price      none         data     module      The price of a symbol.\n');
+    expect(result.stdout).toContain('math.add       none         custom   module      Adds two numbers.\n');
+    expect(result.stdout).toContain('remember       write        custom   module      Stores a note in the session state.\n');
     expect(result.stdout).toContain(
       [
         'get_price: The price of a symbol. Always 42 here.',
         '  risk level: none',
-        '  category: data, source: local',
+        '  category: data, source: module',
         '  arguments:',
         '    symbol (string, required): a ticker',
         '    currency (string, optional, default "USD", one of "USD", "EUR")',
