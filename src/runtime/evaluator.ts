@@ -20,7 +20,12 @@ import { Scope } from './scope.js';
 import { checkTotals, describe, MAX_VALUE_DEPTH, NuwaList, NuwaObject, setJsonKey, toJson, type Value } from '../values/values.js';
 
 export type SyncEval = (rt: Run, scope: Scope) => Value;
-export type AsyncEval = (rt: Run, scope: Scope) => Promise<Value>;
+/**
+ * An expression that may reach a CALL: its value, or a promise of it when it had to wait. (A tool
+ * that returns a plain value answers at once, so a CALL costs a promise only when the tool does.)
+ * A Value is never a Promise, so `instanceof Promise` tells the two apart.
+ */
+export type AsyncEval = (rt: Run, scope: Scope) => Value | Promise<Value>;
 /** A compiled expression: exactly one of the two is set, chosen by the node's `hasCall`. */
 export interface Compiled {
   sync: SyncEval | null;
@@ -93,6 +98,13 @@ function compileStatement(node: A.Statement): Exec {
     case 'For':
       return compileFor(node);
     case 'ExpressionStatement': {
+      const call = node.expression.type === 'Call' ? compileCallWith(node.expression) : null;
+      if (call !== null) {
+        return (rt, scope) => {
+          rt.tick(node);
+          return call(rt, scope, nothing);
+        };
+      }
       const expression = compileExpression(node.expression);
       if (expression.sync) {
         const run = expression.sync;
@@ -103,9 +115,10 @@ function compileStatement(node: A.Statement): Exec {
         };
       }
       const run = expression.async!;
-      return async (rt, scope) => {
+      return (rt, scope) => {
         rt.tick(node);
-        await run(rt, scope);
+        const value = run(rt, scope);
+        return value instanceof Promise ? value.then(nothing) : undefined;
       };
     }
   }
@@ -113,6 +126,14 @@ function compileStatement(node: A.Statement): Exec {
 
 function compileLet(node: A.LetStatement): Exec {
   const { name } = node;
+  // `LET x = CALL ...`: the value is assigned as the tool answers, in the same microtask.
+  const call = node.value.type === 'Call' ? compileCallWith(node.value) : null;
+  if (call !== null) {
+    return (rt, scope) => {
+      rt.tick(node);
+      return call(rt, scope, (value): undefined => void scope.assign(name, value));
+    };
+  }
   const value = compileExpression(node.value);
   if (value.sync) {
     const run = value.sync;
@@ -123,11 +144,16 @@ function compileLet(node: A.LetStatement): Exec {
     };
   }
   const run = value.async!;
-  return async (rt, scope) => {
+  return (rt, scope) => {
     rt.tick(node);
-    scope.assign(name, await run(rt, scope));
+    const result = run(rt, scope);
+    if (result instanceof Promise) return result.then((settled) => scope.assign(name, settled));
+    scope.assign(name, result);
+    return undefined;
   };
 }
+
+const nothing = (): undefined => undefined;
 
 function conditionError(value: Value, node: A.IfStatement): NuwaError {
   return new NuwaError(
@@ -137,7 +163,6 @@ function conditionError(value: Value, node: A.IfStatement): NuwaError {
   );
 }
 
-const nothing: Exec = () => undefined;
 
 function compileIf(node: A.IfStatement): Exec {
   const condition = compileExpression(node.condition);
@@ -153,13 +178,23 @@ function compileIf(node: A.IfStatement): Exec {
       throw conditionError(value, node);
     };
   }
+  const branch = (value: Value, rt: Run, scope: Scope): Promise<void> | undefined => {
+    if (value === true) return then(rt, scope);
+    if (value === false) return otherwise(rt, scope);
+    throw conditionError(value, node);
+  };
+  const call = node.condition.type === 'Call' ? compileCallWith(node.condition) : null;
+  if (call !== null) {
+    return (rt, scope) => {
+      rt.tick(node);
+      return call(rt, scope, (value) => branch(value, rt, scope));
+    };
+  }
   const test = condition.async!;
-  return async (rt, scope) => {
+  return (rt, scope) => {
     rt.tick(node);
-    const value = await test(rt, scope);
-    if (typeof value !== 'boolean') throw conditionError(value, node);
-    const pending = (value ? then : otherwise)(rt, scope);
-    if (pending !== undefined) await pending;
+    const value = test(rt, scope);
+    return value instanceof Promise ? value.then((settled) => branch(settled, rt, scope)) : branch(value, rt, scope);
   };
 }
 
@@ -182,7 +217,7 @@ function compileFor(node: A.ForStatement): Exec {
 
   /**
    * Runs the loop from `at` until it ends (undefined) or must wait (the promise to wait for: a
-   * tool call, or a turn of the event loop once the time slice is spent). After the wait the loop
+   * tool that answered with a promise, or a turn of the event loop once the time slice is spent). After the wait the loop
    * comes back here, so a long loop keeps running in this one function, optimised once, whether
    * or not it waited; the body's statements run inline. Lists never change, so iterating `items`
    * is iterating the list as it was when the loop began.
@@ -220,27 +255,11 @@ function compileFor(node: A.ForStatement): Exec {
     for (let wait: Promise<void> | undefined = pending; wait !== undefined; wait = step(rt, scope, items, at)) await wait;
   };
 
-  // A body that calls a tool waits at (nearly) every iteration: such a loop is async from the start,
-  // as a plain loop with an await per call, instead of going back and forth through `step`.
-  const callingLoop = async (rt: Run, scope: Scope, items: NuwaList): Promise<void> => {
-    for (let i = 0; i < items.length; i++) {
-      rt.tick(node);
-      const inner = new Scope(scope, variable, items.at(i));
-      for (let j = 0; j < statements.length; j++) {
-        const pending = statements[j]!(rt, inner);
-        if (pending !== undefined) await pending;
-      }
-      if (rt.yieldDue) await rt.yieldTurn(); // a tool that returns at once gives no turn by itself
-    }
+  const run = (rt: Run, scope: Scope, items: NuwaList): Promise<void> | undefined => {
+    const at: LoopPosition = { next: 0, statement: 0, inner: null };
+    const pending = step(rt, scope, items, at);
+    return pending === undefined ? undefined : resume(pending, rt, scope, items, at);
   };
-
-  const run = node.body.some((statement) => statement.hasCall)
-    ? callingLoop
-    : (rt: Run, scope: Scope, items: NuwaList): Promise<void> | undefined => {
-        const at: LoopPosition = { next: 0, statement: 0, inner: null };
-        const pending = step(rt, scope, items, at);
-        return pending === undefined ? undefined : resume(pending, rt, scope, items, at);
-      };
 
   if (iterable.sync) {
     const list = iterable.sync;
@@ -251,13 +270,22 @@ function compileFor(node: A.ForStatement): Exec {
       return run(rt, scope, items);
     };
   }
-  const list = iterable.async!;
-  return async (rt, scope) => {
-    rt.tick(node);
-    const items = await list(rt, scope);
+  const loop = (items: Value, rt: Run, scope: Scope): Promise<void> | undefined => {
     if (!(items instanceof NuwaList)) throw iterableError(items, node);
-    const pending = run(rt, scope, items);
-    if (pending !== undefined) await pending;
+    return run(rt, scope, items);
+  };
+  const call = node.iterable.type === 'Call' ? compileCallWith(node.iterable) : null;
+  if (call !== null) {
+    return (rt, scope) => {
+      rt.tick(node);
+      return call(rt, scope, (items) => loop(items, rt, scope));
+    };
+  }
+  const list = iterable.async!;
+  return (rt, scope) => {
+    rt.tick(node);
+    const items = list(rt, scope);
+    return items instanceof Promise ? items.then((settled) => loop(settled, rt, scope)) : loop(items, rt, scope);
   };
 }
 
@@ -420,7 +448,7 @@ function compileAsync(node: A.Expression): AsyncEval {
       };
     }
     case 'Call':
-      return compileToolCall(node);
+      return compileToolCall(node).evaluate;
     case 'Literal':
     case 'Variable':
       throw new Error(`internal: a ${node.type} node was marked as containing a CALL`);
@@ -472,7 +500,20 @@ export function unknownFunction(node: A.FunctionCall, rt: Pick<Run, 'hasTool'>):
   return new NuwaError('UnknownFunctionError', unknownFunctionMessage(node.name, (name) => rt.hasTool(name)), node);
 }
 
-function compileToolCall(node: A.CallExpression): AsyncEval {
+/**
+ * A CALL whose arguments need no waiting, with what to do with its answer (`andThen`): done at once
+ * when the tool answers at once, else in the microtask in which its promise settles (callTool).
+ */
+type CallWith = <R>(rt: Run, scope: Scope, andThen: (value: Value) => R) => R | Promise<Awaited<R>>;
+
+const same = <T>(value: T): T => value;
+
+/** A CALL statement's or LET's or loop's CALL, compiled as a CallWith; null when its arguments can wait. */
+function compileCallWith(node: A.CallExpression): CallWith | null {
+  return compileToolCall(node).callWith;
+}
+
+function compileToolCall(node: A.CallExpression): { callWith: CallWith | null; evaluate: AsyncEval } {
   const { tool } = node;
   const keys = node.arguments.properties.map((p) => p.key);
   const values = mapEach(node.arguments.properties, (p) => compileExpression(p.value));
@@ -508,16 +549,20 @@ function compileToolCall(node: A.CallExpression): AsyncEval {
 
   if (values.every((v) => v.sync !== null)) {
     const syncValues = values.map((v) => v.sync!);
-    // No await of our own: the tool call's promise is handed straight to the caller.
-    return (rt, scope) => {
+    // No await of our own: the tool's answer (or the promise of it) goes straight to `andThen`.
+    const callWith: CallWith = (rt, scope, andThen) => {
       const parts: Value[] = new Array(syncValues.length);
       for (let i = 0; i < syncValues.length; i++) parts[i] = syncValues[i]!(rt, scope);
-      return rt.callTool(tool, build(rt, parts), node, scope);
+      return rt.callTool(tool, build(rt, parts), node, scope, andThen);
     };
+    return { callWith, evaluate: (rt, scope) => callWith(rt, scope, same) };
   }
-  return async (rt, scope) => {
-    const parts: Value[] = new Array(values.length);
-    for (let i = 0; i < values.length; i++) parts[i] = await evaluatePart(values[i]!, rt, scope);
-    return rt.callTool(tool, build(rt, parts), node, scope);
+  return {
+    callWith: null,
+    evaluate: async (rt, scope) => {
+      const parts: Value[] = new Array(values.length);
+      for (let i = 0; i < values.length; i++) parts[i] = await evaluatePart(values[i]!, rt, scope);
+      return rt.callTool(tool, build(rt, parts), node, scope, same);
+    },
   };
 }

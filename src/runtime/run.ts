@@ -5,7 +5,8 @@ import { isNuwaError, NuwaError, type Position } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { Waits } from '../tools/guard.js';
-import { invokeTool, type CallHost, type CallSite, type VariableAccess } from '../tools/invoke.js';
+import { callTool, type CallHost, type CallSite, type VariableAccess } from '../tools/invoke.js';
+import { executionIdOf } from '../tools/context.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
 import type { Sandbox } from '../tools/sandbox.js';
 import type { Session } from '../tools/session.js';
@@ -77,8 +78,8 @@ export class Run implements CallHost, BuiltinHost {
   private readonly hostSignal: AbortSignal | undefined;
   private readonly noun: 'run' | 'call';
   private readonly onHostAbort = () => this.stop(new NuwaError('AbortedError', abortMessage(this.noun, this.hostSignal?.reason)));
-  /** The id of the first call the run made (a function call's own id), once it has made one. */
-  firstExecutionId: string | undefined;
+  /** The number of the first call the run made, once it has made one. */
+  private firstCall: number | undefined;
 
   constructor(settings: RunSettings) {
     this.registry = settings.registry;
@@ -104,8 +105,12 @@ export class Run implements CallHost, BuiltinHost {
     else this.hostSignal?.addEventListener('abort', this.onHostAbort, { once: true });
   }
 
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  /** Aborted when the run stops, with the NuwaError that stopped it as its reason. */
+  readonly signal: AbortSignal = this.controller.signal;
+
+  /** True once the run has stopped (and its signal is aborted). */
+  get stopped(): boolean {
+    return this.stopError !== null;
   }
 
   /** The statement being executed: where an error raised without a position of its own points. */
@@ -201,10 +206,14 @@ export class Run implements CallHost, BuiltinHost {
     return this.registry.has(name);
   }
 
-  callTool(name: string, args: JsonObject, at: Position, scope: Scope): Promise<Value> {
-    const site = new ScriptCallSite(at, this.fileName, scope, this.valueLimits, (error) => this.stop(error));
+  /**
+   * A script's CALL: `andThen` of the tool's checked answer, at once when the tool returned a plain
+   * value, else a promise of it (callTool in tools/invoke.ts).
+   */
+  callTool<R>(name: string, args: JsonObject, at: Position, scope: Scope, andThen: (value: Value) => R): R | Promise<Awaited<R>> {
+    const site = new ScriptCallSite(at, this, scope);
     this.plan?.pending.set(site, name);
-    return invokeTool(this, name, args, site, 'value') as Promise<Value>;
+    return callTool(this, name, args, site, 'value', andThen as (result: Value | JsonValue) => R);
   }
 
   /** With `approvedPlan`: its remaining calls, and the script's CALLs not yet counted against it. */
@@ -235,10 +244,15 @@ export class Run implements CallHost, BuiltinHost {
     }
   }
 
-  nextExecutionId(): string {
-    const id = `${this.runId}:${++this.callCounter}`;
-    this.firstExecutionId ??= id;
-    return id;
+  nextCallNumber(): number {
+    const number = ++this.callCounter;
+    this.firstCall ??= number;
+    return number;
+  }
+
+  /** The id of the first call the run made (a function call's own id), once it has made one. */
+  get firstExecutionId(): string | undefined {
+    return this.firstCall === undefined ? undefined : executionIdOf(this.runId, this.firstCall);
   }
 }
 
@@ -246,31 +260,31 @@ export class Run implements CallHost, BuiltinHost {
 class ScriptCallSite implements CallSite, VariableAccess {
   readonly line: number;
   readonly column: number;
+  readonly fileName: string | undefined;
   readonly vars: VariableAccess = this;
 
   constructor(
     at: Position,
-    readonly fileName: string | undefined,
+    private readonly run: Run,
     private readonly scope: Scope,
-    private readonly limits: ValueLimits,
-    /** Stops the run: a value over the run's limits stops it, whatever the tool does with the error. */
-    private readonly stopRun: (error: NuwaError) => void,
   ) {
     this.line = at.line;
     this.column = at.column;
+    this.fileName = run.fileName;
   }
 
   get(name: string): JsonValue | undefined {
     const value = this.scope.lookup(name);
-    return value === undefined ? undefined : toJson(value, this.limits);
+    return value === undefined ? undefined : toJson(value, this.run.valueLimits);
   }
 
   set(name: string, value: JsonValue): void {
     try {
-      this.scope.assign(name, fromJson(value, this.limits));
+      this.scope.assign(name, fromJson(value, this.run.valueLimits));
     } catch (error) {
+      // A value over the run's limits stops the run, whatever the tool does with the error.
       if (isNuwaError(error) && error.kind === 'LimitExceededError') {
-        this.stopRun(error);
+        this.run.stop(error);
         throw error;
       }
       throw new TypeError(`setVar("${name}"): ${describeThrown(error)}`);

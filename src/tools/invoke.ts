@@ -8,14 +8,14 @@ import { isNuwaError, NuwaError } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { copyJson, fromJson, toJson, type Value, type ValueLimits } from '../values/values.js';
-import { describeThrown, thenOf } from '../util/foreign.js';
-import { CallContext } from './context.js';
+import { describeThrown, thenOf, type Thenable } from '../util/foreign.js';
+import { CallContext, executionIdOf } from './context.js';
 import { asToolFailure } from './envelope.js';
 import { invalidArgumentsMessage, unknownToolMessage } from './hints.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import type { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
-import type { Waits } from './guard.js';
+import type { Waiter, Waits } from './guard.js';
 import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
 
 /** How deep tools may call tools through context.callTool when the host sets no maxCallDepth. */
@@ -27,6 +27,8 @@ export interface CallHost {
   readonly session: Session;
   /** Aborted when the run stops, with the NuwaError that stopped it as its reason. */
   readonly signal: AbortSignal;
+  /** True once `signal` is aborted (read on every call: cheaper than the signal's own getter). */
+  readonly stopped: boolean;
   readonly logger: Logger;
   readonly sandbox: Sandbox;
   /** The executionId of the run (script) the call belongs to. */
@@ -44,7 +46,8 @@ export interface CallHost {
   beginCall(tool: RegisteredTool, depth: number): void;
   /** The waits for tools (and approvals) in flight, which a stopping run ends. */
   readonly waits: Waits;
-  nextExecutionId(): string;
+  /** Numbers the calls of the run; a call's executionId is executionIdOf(runId, its number). */
+  nextCallNumber(): number;
   /** True when a plan the host approved as a whole covers this call (it then asks no one). */
   coveredByPlan?(tool: RegisteredTool, site: CallSite): boolean;
   /** maxValueSize and maxStringLength for what tools return (the defaults when absent). */
@@ -80,7 +83,37 @@ function isRunStop(error: unknown): error is NuwaError {
  * Calls a tool. `args` must be the caller's own fresh copy: it is coerced in place and handed to
  * the tool. The result is a Nuwa value (`form: 'value'`, for scripts) or plain JSON (`'json'`).
  */
-export async function invokeTool(host: CallHost, name: string, args: JsonObject, site: CallSite, form: 'value' | 'json'): Promise<Value | JsonValue> {
+export function invokeTool(host: CallHost, name: string, args: JsonObject, site: CallSite, form: 'value' | 'json'): Promise<Value | JsonValue> {
+  try {
+    const result = callTool(host, name, args, site, form);
+    return result instanceof Promise ? result : Promise.resolve(result);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * invokeTool without the promise where none is needed: a tool that returns a plain value (and
+ * needs no approval) is called, checked and answered synchronously, and a failure is thrown; only a
+ * tool that returns a promise (or an approval to wait for) makes the answer a promise. A script's
+ * CALL goes this way, so a loop over a synchronous tool costs no microtask per call; the run's time
+ * slices still give the event loop its turns (Run.yieldDue).
+ */
+export function callTool(host: CallHost, name: string, args: JsonObject, site: CallSite, form: 'value' | 'json'): Value | JsonValue | Promise<Value | JsonValue>;
+/**
+ * ... and with `andThen`, which gets the answer and whose result is returned instead: when the tool
+ * returns a promise, `andThen` runs in the very microtask in which that promise settles, so a script
+ * goes on from a CALL (assigns its LET, say) without a promise and a microtask of its own.
+ */
+export function callTool<R>(host: CallHost, name: string, args: JsonObject, site: CallSite, form: 'value' | 'json', andThen: (result: Value | JsonValue) => R): R | Promise<Awaited<R>>;
+export function callTool(
+  host: CallHost,
+  name: string,
+  args: JsonObject,
+  site: CallSite,
+  form: 'value' | 'json',
+  andThen: (result: Value | JsonValue) => unknown = same,
+): unknown {
   const tool = host.registry.lookup(name);
   if (tool === undefined) {
     throw positioned(new NuwaError('ToolNotFoundError', unknownToolMessage(name, host.registry.names()), { toolName: name }), site);
@@ -93,23 +126,41 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
     throw positioned(error, site);
   }
 
-  const approvedBy = host.needsApproval.has(tool.confirm) ? await requireApproval(host, tool, args, site) : undefined;
+  if (host.needsApproval.has(tool.confirm)) {
+    return requireApproval(host, tool, args, site).then((approvedBy) => runTool(host, tool, name, args, site, form, approvedBy, andThen));
+  }
+  return runTool(host, tool, name, args, site, form, undefined, andThen);
+}
 
+const same = <T>(value: T): T => value;
+
+/** The call itself, once it may go ahead: counted, announced, made, and its answer checked. */
+function runTool(
+  host: CallHost,
+  tool: RegisteredTool,
+  name: string,
+  args: JsonObject,
+  site: CallSite,
+  form: 'value' | 'json',
+  approvedBy: 'plan' | 'hook' | undefined,
+  andThen: (result: Value | JsonValue) => unknown,
+): unknown {
   try {
     host.beginCall(tool, site.depth ?? 1);
   } catch (error) {
     throw isRunStop(error) ? positioned(error, site) : error;
   }
-  const executionId = host.nextExecutionId();
+  const callNumber = host.nextCallNumber();
   const emit = host.emit;
   const started = emit ? performance.now() : 0;
-  emit?.({ type: 'tool:invoking', executionId, runId: host.runId, timestamp: Date.now(), toolName: name, args: copyJson(args) as JsonObject, ...(approvedBy && { approvedBy }) });
+  emit?.({ type: 'tool:invoking', executionId: executionIdOf(host.runId, callNumber), runId: host.runId, timestamp: Date.now(), toolName: name, args: copyJson(args) as JsonObject, ...(approvedBy && { approvedBy }) });
 
   // A tool with its own timeout gets its own signal, aborted by the run or by the timeout. (Not
   // AbortSignal.any: on Node 20 every signal it makes stays in memory for good.)
   const toolController = tool.timeoutMs === undefined ? undefined : new AbortController();
   const unfollow = toolController && follow(host.signal, toolController);
-  const context = new CallContext(host, site, name, executionId, toolController?.signal ?? host.signal, invokeTool);
+  const context = new CallContext(host, site, name, callNumber, toolController?.signal ?? host.signal, invokeTool);
+  const call = new ToolCall(host, tool, name, site, form, callNumber, started, toolController, unfollow);
 
   let raw: unknown;
   try {
@@ -118,26 +169,76 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
     // Read once: a getter could answer differently on a second read. A promise gets its handlers
     // at once, so that it can never become an unhandled rejection of the host.
     const then = thenOf(raw);
-    if (then !== undefined) {
-      const wait = host.waits.begin(raw, then, tool, toolController);
-      try {
-        raw = await wait.promise;
-      } finally {
-        host.waits.end(wait);
-      }
-    } else if (host.signal.aborted) {
-      throw host.signal.reason;
-    }
+    if (then !== undefined) return call.wait(raw, then, andThen);
+    if (host.stopped) throw host.signal.reason;
   } catch (thrown) {
-    // Stopped by cancellation, a limit or the tool's own timeout: the call was aborted, not failed.
-    const stop = stopOf(host, toolController);
-    const error = stop ?? executionError(name, thrown);
-    emit?.(failedEvent(host, executionId, name, started, error, stop ? 'tool:aborted' : 'tool:failed'));
-    throw positioned(error, site);
-  } finally {
     unfollow?.();
+    throw failed(call, thrown);
+  }
+  unfollow?.();
+  return andThen(finish(call, raw));
+}
+
+/** What a call in flight carries from its start to its answer; while it waits, the Waiter of its wait. */
+class ToolCall implements Waiter {
+  private resolve: (value: unknown) => void = same;
+  private reject: (error: unknown) => void = same;
+  private andThen: (result: Value | JsonValue) => unknown = same;
+
+  constructor(
+    readonly host: CallHost,
+    readonly tool: RegisteredTool,
+    readonly name: string,
+    readonly site: CallSite,
+    readonly form: 'value' | 'json',
+    readonly callNumber: number,
+    readonly started: number,
+    readonly toolController: AbortController | undefined,
+    private readonly unfollow: (() => void) | undefined,
+  ) {}
+
+  get executionId(): string {
+    return executionIdOf(this.host.runId, this.callNumber);
   }
 
+  /** Waits for a tool that returned a promise: until it settles, the run stops, or its timeout passes. */
+  wait(answer: unknown, then: Thenable, andThen: (result: Value | JsonValue) => unknown): Promise<unknown> {
+    this.andThen = andThen;
+    return new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+      this.host.waits.watch(answer, then, this.tool, this.toolController, this);
+    });
+  }
+
+  settle(raw: unknown): void {
+    this.unfollow?.();
+    try {
+      this.resolve(this.andThen(finish(this, raw)));
+    } catch (error) {
+      this.reject(error);
+    }
+  }
+
+  fail(thrown: unknown): void {
+    this.unfollow?.();
+    this.reject(failed(this, thrown));
+  }
+}
+
+/** The error a call ends with, announced: the run's own stop, or the tool's failure. */
+function failed(call: ToolCall, thrown: unknown): NuwaError {
+  // Stopped by cancellation, a limit or the tool's own timeout: the call was aborted, not failed.
+  const stop = stopOf(call.host, call.toolController);
+  const error = stop ?? executionError(call.name, thrown);
+  call.host.emit?.(failedEvent(call.host, call.executionId, call.name, call.started, error, stop ? 'tool:aborted' : 'tool:failed'));
+  return positioned(error, call.site);
+}
+
+/** The tool's answer, copied and checked: the caller's result. */
+function finish(call: ToolCall, raw: unknown): Value | JsonValue {
+  const { host, name, form, tool } = call;
+  const emit = host.emit;
   // The copy is the only read of what the tool returned; the check sees that very copy, which is
   // what the caller receives (a getter cannot show the check one value and the script another).
   let result: Value | JsonValue;
@@ -145,16 +246,16 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
     result = form === 'value' ? fromJson(raw, host.valueLimits) : copyJson(raw, host.valueLimits);
   } catch (thrown) {
     const error = isRunStop(thrown) ? thrown : new NuwaError('ToolResultError', `tool \`${name}\` returned something that is not JSON: ${describeThrown(thrown)}`, { toolName: name });
-    emit?.(failedEvent(host, executionId, name, started, error));
-    throw positioned(error, site);
+    emit?.(failedEvent(host, call.executionId, name, call.started, error));
+    throw positioned(error, call.site);
   }
   const mismatch = form === 'value' ? checkValue(tool, result as Value) : tool.checkResult(result as JsonValue);
   if (mismatch !== null) {
     const error = new NuwaError('ToolResultError', `tool \`${name}\` returned the wrong type: ${mismatch}`, { toolName: name });
-    emit?.(failedEvent(host, executionId, name, started, error));
-    throw positioned(error, site);
+    emit?.(failedEvent(host, call.executionId, name, call.started, error));
+    throw positioned(error, call.site);
   }
-  emit?.({ type: 'tool:completed', executionId, runId: host.runId, timestamp: Date.now(), toolName: name, duration: performance.now() - started });
+  emit?.({ type: 'tool:completed', executionId: call.executionId, runId: host.runId, timestamp: Date.now(), toolName: name, duration: performance.now() - call.started });
   return result;
 }
 
@@ -239,7 +340,7 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, args: JsonO
   const stop = stopOf(host, undefined);
   if (stop) throw positioned(stop, site);
   if (approved) return 'hook';
-  host.emit?.({ type: 'tool:denied', executionId: host.nextExecutionId(), runId: host.runId, timestamp: Date.now(), toolName: tool.name, confirm: tool.confirm });
+  host.emit?.({ type: 'tool:denied', executionId: executionIdOf(host.runId, host.nextCallNumber()), runId: host.runId, timestamp: Date.now(), toolName: tool.name, confirm: tool.confirm });
   throw positioned(
     new NuwaError('ToolDeniedError', `the call to \`${tool.name}\` (a ${tool.confirm} action) was denied: ${why}`, { toolName: tool.name }),
     site,

@@ -89,13 +89,24 @@ describe('compileProgram', () => {
     expect(output).toEqual(['1', '1']);
   });
 
-  it('returns a promise from the first CALL on, wherever it is', async () => {
-    for (const source of ['CALL t {}', 'LET a = 1 FOR x IN [1] DO IF true THEN LET y = [CALL t {}] END END']) {
-      const run = makeRun([], registryWith({ t: () => 1 }));
+  it('returns a promise from the first CALL of a tool that returns one on, wherever it is', async () => {
+    for (const source of ['CALL t {}', 'LET v = CALL t {}', 'LET a = 1 FOR x IN [1] DO IF true THEN LET y = [CALL t {}] END END', 'FOR x IN CALL t {} DO END']) {
+      const run = makeRun([], registryWith({ t: async () => [1] }));
       const pending = compileProgram(parse(source))(run, new Scope(null));
       expect(pending).toBeInstanceOf(Promise);
       await pending;
       run.finish();
+    }
+  });
+
+  it('costs no promise for the CALL of a statement when the tool returns a plain value', () => {
+    for (const source of ['CALL t {}', 'LET v = CALL t {}', 'IF CALL yes {} THEN LET y = CALL t {} END', 'FOR x IN CALL t {} DO LET y = CALL t {} END']) {
+      const run = makeRun([], registryWith({ t: () => [1], yes: () => true }));
+      const top = new Scope(null);
+      const pending = compileProgram(parse(source))(run, top);
+      run.finish();
+      expect(pending).toBeUndefined();
+      expect(run.toolCalls).toBeGreaterThan(0);
     }
   });
 
@@ -127,7 +138,7 @@ describe('compileProgram', () => {
 
   it('awaits a tool before the statements after its CALL', async () => {
     const output: string[] = [];
-    const interpreter = new Interpreter(registryWith({ t: () => 5 }), { print: (line) => output.push(line) });
+    const interpreter = new Interpreter(registryWith({ t: async () => 5 }), { print: (line) => output.push(line) });
     const promise = interpreter.run('PRINT("before") LET v = CALL t {} PRINT(v)');
     expect(output).toEqual(['before']);
     await promise;
