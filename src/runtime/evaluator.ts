@@ -13,9 +13,11 @@ import type { JsonObject, JsonValue } from '../values/json.js';
 import { undefinedVariableMessage, unknownFunctionMessage } from './hints.js';
 import { arityError, BUILTINS, type Builtin } from './builtins.js';
 import { evaluateCalc } from './calc.js';
+import { compileBinary } from './binary.js';
 import { compileSpine, isLongSpine, type SpineNode } from './chains.js';
 import { BINARY_OPERATIONS, decidedByLeft, indexInto, logicalOperand, member, UNARY_OPERATIONS } from './operators.js';
 import type { Run } from './run.js';
+import { follow, Pending, type Continuation, type Waiting } from '../util/pending.js';
 import { Scope } from './scope.js';
 import { checkTotals, describe, MAX_VALUE_DEPTH, NuwaList, NuwaObject, setJsonKey, toJson, type Value } from '../values/values.js';
 
@@ -39,7 +41,7 @@ export interface Compiled {
  * that point. So a CALL-free stretch of script costs no promise, and a long one still lets timers,
  * signals and Ctrl-C in.
  */
-export type Exec = (rt: Run, scope: Scope) => Promise<void> | undefined;
+export type Exec = (rt: Run, scope: Scope) => Waiting | undefined;
 
 /** A compiled program. */
 export type CompiledProgram = Exec;
@@ -71,21 +73,46 @@ function compileBlock(runs: Exec[]): Exec {
   if (runs.length === 1) return runs[0]!;
   return (rt, scope) => {
     for (let i = 0; i < runs.length; i++) {
-      const pending = runs[i]!(rt, scope);
-      if (pending !== undefined) return finishBlock(runs, i + 1, pending, rt, scope);
-      if (rt.yieldDue) return finishBlock(runs, i + 1, rt.yieldTurn(), rt, scope);
+      const waiting = runs[i]!(rt, scope);
+      if (waiting !== undefined) return new BlockRun(runs, i + 1, rt, scope).after(waiting);
+      if (rt.yieldDue) return new BlockRun(runs, i + 1, rt, scope).after(rt.yieldTurn());
     }
     return undefined;
   };
 }
 
-/** The rest of a block once one of its statements had to wait. */
-async function finishBlock(runs: Exec[], from: number, pending: Promise<void>, rt: Run, scope: Scope): Promise<void> {
-  await pending;
-  for (let i = from; i < runs.length; i++) {
-    const next = runs[i]!(rt, scope);
-    if (next !== undefined) await next;
-    if (rt.yieldDue) await rt.yieldTurn();
+/** The rest of a block once one of its statements had to wait: goes on each time what it waits for is done. */
+class BlockRun extends Pending implements Continuation {
+  constructor(
+    private readonly runs: Exec[],
+    private next: number,
+    private readonly rt: Run,
+    private readonly scope: Scope,
+  ) {
+    super();
+  }
+
+  after(waiting: Waiting): this {
+    follow(waiting, this);
+    return this;
+  }
+
+  resume(): void {
+    const { runs, rt, scope } = this;
+    try {
+      while (this.next < runs.length) {
+        const waiting = runs[this.next++]!(rt, scope);
+        if (waiting !== undefined) return follow(waiting, this);
+        if (rt.yieldDue) return follow(rt.yieldTurn(), this);
+      }
+    } catch (error) {
+      return this.rejectWith(error);
+    }
+    this.resolveWith(undefined);
+  }
+
+  fail(error: unknown): void {
+    this.rejectWith(error);
   }
 }
 
@@ -178,7 +205,7 @@ function compileIf(node: A.IfStatement): Exec {
       throw conditionError(value, node);
     };
   }
-  const branch = (value: Value, rt: Run, scope: Scope): Promise<void> | undefined => {
+  const branch = (value: Value, rt: Run, scope: Scope): Waiting | undefined => {
     if (value === true) return then(rt, scope);
     if (value === false) return otherwise(rt, scope);
     throw conditionError(value, node);
@@ -203,62 +230,92 @@ function iterableError(value: Value, node: A.ForStatement): NuwaError {
   return new NuwaError('InvalidIterableError', `FOR needs a list to loop over, got ${describe(value)}${hint}`, node.iterable);
 }
 
-/** Where a loop that had to wait goes on: the next item, the next statement of the current iteration. */
-interface LoopPosition {
-  next: number;
-  statement: number;
-  inner: Scope | null;
+/** A compiled FOR loop: what each run of it needs. */
+interface CompiledLoop {
+  node: A.ForStatement;
+  statements: Exec[];
 }
 
-function compileFor(node: A.ForStatement): Exec {
-  const { variable } = node;
-  const iterable = compileExpression(node.iterable);
-  const statements = mapEach(node.body, compileStatement);
+/**
+ * One run of a FOR loop: where it is — the next item, the next statement of the current iteration —
+ * and, once it has had to wait, the Pending of its rest. step() runs the loop from there until it
+ * ends (undefined) or must wait (for a tool that answered with a promise, or for a turn of the
+ * event loop once the time slice is spent); when that is done, resume() steps on, in the microtask
+ * in which it was done. So a long loop keeps running in this one method, optimised once, whether or
+ * not it waited, and the body's statements run inline. Lists never change, so iterating `items` is
+ * iterating the list as it was when the loop began.
+ */
+class LoopRun extends Pending implements Continuation {
+  private next = 0;
+  private statement = 0;
+  private inner: Scope | null = null;
 
-  /**
-   * Runs the loop from `at` until it ends (undefined) or must wait (the promise to wait for: a
-   * tool that answered with a promise, or a turn of the event loop once the time slice is spent). After the wait the loop
-   * comes back here, so a long loop keeps running in this one function, optimised once, whether
-   * or not it waited; the body's statements run inline. Lists never change, so iterating `items`
-   * is iterating the list as it was when the loop began.
-   */
-  const step = (rt: Run, scope: Scope, items: NuwaList, at: LoopPosition): Promise<void> | undefined => {
-    let next = at.next;
-    let statement = at.statement;
-    let inner = at.inner;
+  constructor(
+    private readonly loop: CompiledLoop,
+    private readonly rt: Run,
+    private readonly scope: Scope,
+    private readonly items: NuwaList,
+  ) {
+    super();
+  }
+
+  step(): Waiting | undefined {
+    const { rt, items } = this;
+    const { node, statements } = this.loop;
+    let next = this.next;
+    let statement = this.statement;
+    let inner = this.inner;
     for (;;) {
       if (inner === null) {
         if (next >= items.length) return undefined;
         rt.tick(node);
-        inner = new Scope(scope, variable, items.at(next++));
+        inner = new Scope(this.scope, node.variable, items.at(next++));
         statement = 0;
       }
       while (statement < statements.length) {
-        const pending = statements[statement++]!(rt, inner);
-        if (pending !== undefined) {
-          at.next = next;
-          at.statement = statement;
-          at.inner = inner;
-          return pending;
+        const waiting = statements[statement++]!(rt, inner);
+        if (waiting !== undefined) {
+          this.next = next;
+          this.statement = statement;
+          this.inner = inner;
+          return waiting;
         }
       }
       inner = null;
       if (rt.yieldDue) {
-        at.next = next;
-        at.inner = null;
+        this.next = next;
+        this.inner = null;
         return rt.yieldTurn();
       }
     }
-  };
+  }
 
-  const resume = async (pending: Promise<void>, rt: Run, scope: Scope, items: NuwaList, at: LoopPosition): Promise<void> => {
-    for (let wait: Promise<void> | undefined = pending; wait !== undefined; wait = step(rt, scope, items, at)) await wait;
-  };
+  resume(): void {
+    let waiting: Waiting | undefined;
+    try {
+      waiting = this.step();
+    } catch (error) {
+      return this.rejectWith(error);
+    }
+    if (waiting === undefined) this.resolveWith(undefined);
+    else follow(waiting, this);
+  }
 
-  const run = (rt: Run, scope: Scope, items: NuwaList): Promise<void> | undefined => {
-    const at: LoopPosition = { next: 0, statement: 0, inner: null };
-    const pending = step(rt, scope, items, at);
-    return pending === undefined ? undefined : resume(pending, rt, scope, items, at);
+  fail(error: unknown): void {
+    this.rejectWith(error);
+  }
+}
+
+function compileFor(node: A.ForStatement): Exec {
+  const iterable = compileExpression(node.iterable);
+  const loop: CompiledLoop = { node, statements: mapEach(node.body, compileStatement) };
+
+  const run = (rt: Run, scope: Scope, items: NuwaList): Waiting | undefined => {
+    const loopRun = new LoopRun(loop, rt, scope, items);
+    const waiting = loopRun.step();
+    if (waiting === undefined) return undefined;
+    follow(waiting, loopRun);
+    return loopRun;
   };
 
   if (iterable.sync) {
@@ -270,7 +327,7 @@ function compileFor(node: A.ForStatement): Exec {
       return run(rt, scope, items);
     };
   }
-  const loop = (items: Value, rt: Run, scope: Scope): Promise<void> | undefined => {
+  const loopOver = (items: Value, rt: Run, scope: Scope): Waiting | undefined => {
     if (!(items instanceof NuwaList)) throw iterableError(items, node);
     return run(rt, scope, items);
   };
@@ -278,14 +335,14 @@ function compileFor(node: A.ForStatement): Exec {
   if (call !== null) {
     return (rt, scope) => {
       rt.tick(node);
-      return call(rt, scope, (items) => loop(items, rt, scope));
+      return call(rt, scope, (items) => loopOver(items, rt, scope));
     };
   }
   const list = iterable.async!;
   return (rt, scope) => {
     rt.tick(node);
     const items = list(rt, scope);
-    return items instanceof Promise ? items.then((settled) => loop(settled, rt, scope)) : loop(items, rt, scope);
+    return items instanceof Promise ? items.then((settled) => loopOver(settled, rt, scope)) : loopOver(items, rt, scope);
   };
 }
 
@@ -338,14 +395,8 @@ export function compileSync(node: A.Expression): SyncEval {
         return out.seal(rt.valueLimits, node);
       };
     }
-    case 'Binary': {
-      const operation = BINARY_OPERATIONS[node.operator];
-      const left = compileSync(node.left);
-      const right = compileSync(node.right);
-      // Only equality walks values (and watches the clock as it goes); the others need no limits.
-      if (node.operator === '==' || node.operator === '!=') return (rt, scope) => operation(left(rt, scope), right(rt, scope), node, rt.valueLimits);
-      return (rt, scope) => operation(left(rt, scope), right(rt, scope), node);
-    }
+    case 'Binary':
+      return compileBinary(node, compileSync(node.left), compileSync(node.right));
     case 'Logical': {
       const left = compileSync(node.left);
       const right = compileSync(node.right);
@@ -504,7 +555,7 @@ export function unknownFunction(node: A.FunctionCall, rt: Pick<Run, 'hasTool'>):
  * A CALL whose arguments need no waiting, with what to do with its answer (`andThen`): done at once
  * when the tool answers at once, else in the microtask in which its promise settles (callTool).
  */
-type CallWith = <R>(rt: Run, scope: Scope, andThen: (value: Value) => R) => R | Promise<Awaited<R>>;
+type CallWith = <R>(rt: Run, scope: Scope, andThen: (value: Value) => R) => R | Waiting;
 
 const same = <T>(value: T): T => value;
 
@@ -555,14 +606,19 @@ function compileToolCall(node: A.CallExpression): { callWith: CallWith | null; e
       for (let i = 0; i < syncValues.length; i++) parts[i] = syncValues[i]!(rt, scope);
       return rt.callTool(tool, build(rt, parts), node, scope, andThen);
     };
-    return { callWith, evaluate: (rt, scope) => callWith(rt, scope, same) };
+    // As a part of a bigger expression, whose closures await promises, a Pending becomes one.
+    const evaluate: AsyncEval = (rt, scope) => {
+      const value = callWith(rt, scope, same);
+      return value instanceof Pending ? (value.promise() as Promise<Value>) : (value as Value | Promise<Value>);
+    };
+    return { callWith, evaluate };
   }
   return {
     callWith: null,
     evaluate: async (rt, scope) => {
       const parts: Value[] = new Array(values.length);
       for (let i = 0; i < values.length; i++) parts[i] = await evaluatePart(values[i]!, rt, scope);
-      return rt.callTool(tool, build(rt, parts), node, scope, same);
+      return (await rt.callTool(tool, build(rt, parts), node, scope, same)) as Value;
     },
   };
 }

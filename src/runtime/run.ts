@@ -7,6 +7,7 @@ import type { JsonObject, JsonValue } from '../values/json.js';
 import { Waits } from '../tools/guard.js';
 import { callTool, type CallHost, type CallSite, type VariableAccess } from '../tools/invoke.js';
 import { executionIdOf } from '../tools/context.js';
+import type { Pending } from '../util/pending.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
 import type { Sandbox } from '../tools/sandbox.js';
 import type { Session } from '../tools/session.js';
@@ -210,7 +211,7 @@ export class Run implements CallHost, BuiltinHost {
    * A script's CALL: `andThen` of the tool's checked answer, at once when the tool returned a plain
    * value, else a promise of it (callTool in tools/invoke.ts).
    */
-  callTool<R>(name: string, args: JsonObject, at: Position, scope: Scope, andThen: (value: Value) => R): R | Promise<Awaited<R>> {
+  callTool<R>(name: string, args: JsonObject, at: Position, scope: Scope, andThen: (value: Value) => R): R | Pending | Promise<unknown> {
     const site = new ScriptCallSite(at, this, scope);
     this.plan?.pending.set(site, name);
     return callTool(this, name, args, site, 'value', andThen as (result: Value | JsonValue) => R);

@@ -3,7 +3,7 @@
 // whichever comes first.
 //
 // This is on the path of every call that waits, so it is lean: whoever waits is told directly (a
-// Waiter), with no promise of the wait's own in between, so that the evaluator can go on in the
+// Continuation, util/pending.ts), with no promise of the wait's own in between, so that the evaluator can go on in the
 // same microtask in which the tool's promise settled. The tool's answer is only
 // ever touched through the `then` method its caller read once (a getter may answer differently on a
 // second read), and a `then` that throws rejects the wait instead of escaping. Waits in flight are
@@ -12,6 +12,7 @@
 // (Not a Map keyed by the wait: giving each promise an identity hash cost a fifth of a CALL.)
 import { NuwaError } from '../errors.js';
 import type { Thenable } from '../util/foreign.js';
+import type { Continuation } from '../util/pending.js';
 
 const ignore = () => {};
 
@@ -19,14 +20,6 @@ const ignore = () => {};
 export interface TimedTool {
   readonly name: string;
   readonly timeoutMs: number | undefined;
-}
-
-/** Who is told how a wait ended: exactly one of the two is called, once. */
-export interface Waiter {
-  /** The tool's value. */
-  settle(value: unknown): void;
-  /** What the tool threw or rejected with; the run's stop error; or the tool's timeout. */
-  fail(error: unknown): void;
 }
 
 /** One wait in flight. With begin(): await `promise`, then pass the Wait to end(). */
@@ -39,12 +32,12 @@ export class Wait {
 
   constructor(
     private readonly waits: Waits,
-    private readonly waiter: Waiter,
+    private readonly waiter: Continuation,
   ) {}
 
   /** Ends the wait with a value, unless it has ended already. */
   settle(value: unknown): void {
-    if (this.close()) this.waiter.settle(value);
+    if (this.close()) this.waiter.resume(value);
   }
 
   /** Ends the wait with an error, unless it has ended already. */
@@ -75,12 +68,12 @@ export class Waits {
   private stopError: NuwaError | null = null;
 
   /**
-   * Follows `answer` (through its `then`, read once by the caller) and tells `waiter` how it ends:
-   * with the tool's value or error, or with the stop error if the run stops first, or with a
-   * LimitExceededError if `tool`'s timeout passes first. The wait leaves the list before `waiter`
-   * hears of it. Never throws; a wait begun after stop() fails at once.
+   * Follows `answer` (through its `then`, read once by the caller) and tells `waiter` how it ends,
+   * exactly once: with the tool's value (resume) or error (fail), or with the stop error if the run
+   * stops first, or with a LimitExceededError if `tool`'s timeout passes first. The wait leaves the
+   * list before `waiter` hears of it. Never throws; a wait begun after stop() fails at once.
    */
-  watch(answer: unknown, then: Thenable, tool: TimedTool | undefined, toolController: AbortController | undefined, waiter: Waiter): Wait {
+  watch(answer: unknown, then: Thenable, tool: TimedTool | undefined, toolController: AbortController | undefined, waiter: Continuation): Wait {
     const wait = new Wait(this, waiter);
     if (this.stopError !== null) {
       // The tool's own promise must not become an unhandled rejection.
@@ -112,7 +105,7 @@ export class Waits {
   begin(answer: unknown, then: Thenable, tool: TimedTool | undefined, toolController: AbortController | undefined): Wait {
     let wait!: Wait;
     const promise = new Promise((resolve, reject) => {
-      wait = this.watch(answer, then, tool, toolController, { settle: resolve, fail: reject });
+      wait = this.watch(answer, then, tool, toolController, { resume: resolve, fail: reject });
     });
     wait.promise = promise;
     return wait;

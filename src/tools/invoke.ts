@@ -15,7 +15,8 @@ import { invalidArgumentsMessage, unknownToolMessage } from './hints.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import type { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
-import type { Waiter, Waits } from './guard.js';
+import type { Waits } from './guard.js';
+import { Pending, type Continuation } from '../util/pending.js';
 import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
 
 /** How deep tools may call tools through context.callTool when the host sets no maxCallDepth. */
@@ -86,7 +87,8 @@ function isRunStop(error: unknown): error is NuwaError {
 export function invokeTool(host: CallHost, name: string, args: JsonObject, site: CallSite, form: 'value' | 'json'): Promise<Value | JsonValue> {
   try {
     const result = callTool(host, name, args, site, form);
-    return result instanceof Promise ? result : Promise.resolve(result);
+    if (result instanceof Pending) return result.promise() as Promise<Value | JsonValue>;
+    return result instanceof Promise ? (result as Promise<Value | JsonValue>) : Promise.resolve(result as Value | JsonValue);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -94,18 +96,22 @@ export function invokeTool(host: CallHost, name: string, args: JsonObject, site:
 
 /**
  * invokeTool without the promise where none is needed: a tool that returns a plain value (and
- * needs no approval) is called, checked and answered synchronously, and a failure is thrown; only a
- * tool that returns a promise (or an approval to wait for) makes the answer a promise. A script's
- * CALL goes this way, so a loop over a synchronous tool costs no microtask per call; the run's time
- * slices still give the event loop its turns (Run.yieldDue).
+ * needs no approval) is called, checked and answered synchronously, and a failure is thrown. Only a
+ * tool that returns a promise makes the answer wait: a Pending (util/pending.ts), or a promise while
+ * an approval is asked for. A script's CALL goes this way, so a loop over a synchronous tool costs
+ * no microtask per call (the run's time slices still give the event loop its turns), and
+ * `andThen`, which gets the answer and whose result is returned instead, runs in the very microtask
+ * in which the tool's promise settles: the script goes on from a CALL (assigns its LET, say)
+ * without a promise and a microtask of its own.
  */
-export function callTool(host: CallHost, name: string, args: JsonObject, site: CallSite, form: 'value' | 'json'): Value | JsonValue | Promise<Value | JsonValue>;
-/**
- * ... and with `andThen`, which gets the answer and whose result is returned instead: when the tool
- * returns a promise, `andThen` runs in the very microtask in which that promise settles, so a script
- * goes on from a CALL (assigns its LET, say) without a promise and a microtask of its own.
- */
-export function callTool<R>(host: CallHost, name: string, args: JsonObject, site: CallSite, form: 'value' | 'json', andThen: (result: Value | JsonValue) => R): R | Promise<Awaited<R>>;
+export function callTool<R>(
+  host: CallHost,
+  name: string,
+  args: JsonObject,
+  site: CallSite,
+  form: 'value' | 'json',
+  andThen?: (result: Value | JsonValue) => R,
+): R | Pending | Promise<unknown>;
 export function callTool(
   host: CallHost,
   name: string,
@@ -179,11 +185,15 @@ function runTool(
   return andThen(finish(call, raw));
 }
 
-/** What a call in flight carries from its start to its answer; while it waits, the Waiter of its wait. */
-class ToolCall implements Waiter {
-  private resolve: (value: unknown) => void = same;
-  private reject: (error: unknown) => void = same;
+/**
+ * What a call in flight carries from its start to its answer. When the tool returns a promise, the
+ * call is the Continuation of its wait, and its caller waits for its Pending: the answer is checked,
+ * handed to `andThen` and passed on in the microtask in which the tool's promise settled.
+ */
+class ToolCall implements Continuation {
   private andThen: (result: Value | JsonValue) => unknown = same;
+  /** What the caller waits for, once the tool has returned a promise. */
+  private answer!: Pending;
 
   constructor(
     readonly host: CallHost,
@@ -202,27 +212,28 @@ class ToolCall implements Waiter {
   }
 
   /** Waits for a tool that returned a promise: until it settles, the run stops, or its timeout passes. */
-  wait(answer: unknown, then: Thenable, andThen: (result: Value | JsonValue) => unknown): Promise<unknown> {
+  wait(answer: unknown, then: Thenable, andThen: (result: Value | JsonValue) => unknown): Pending {
     this.andThen = andThen;
-    return new Promise((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-      this.host.waits.watch(answer, then, this.tool, this.toolController, this);
-    });
+    this.answer = new Pending();
+    this.host.waits.watch(answer, then, this.tool, this.toolController, this);
+    return this.answer;
   }
 
-  settle(raw: unknown): void {
+  resume(raw: unknown): void {
     this.unfollow?.();
+    let next: unknown;
     try {
-      this.resolve(this.andThen(finish(this, raw)));
+      next = this.andThen(finish(this, raw));
     } catch (error) {
-      this.reject(error);
+      this.answer.rejectWith(error);
+      return;
     }
+    this.answer.resolveWith(next);
   }
 
   fail(thrown: unknown): void {
     this.unfollow?.();
-    this.reject(failed(this, thrown));
+    this.answer.rejectWith(failed(this, thrown));
   }
 }
 
