@@ -569,7 +569,7 @@ function compileToolCall(node: A.CallExpression): { callWith: CallWith | null; e
   const keys = node.arguments.properties.map((p) => p.key);
   const values = mapEach(node.arguments.properties, (p) => compileExpression(p.value));
   const keyChars = keys.reduce((sum, key) => sum + key.length, 0);
-  const put = keys.includes('__proto__') ? setJsonKey : (args: JsonObject, key: string, value: JsonValue) => void (args[key] = value);
+  const plainKeys = !keys.includes('__proto__');
   const refuse = (items: number, chars: number, depth: number, rt: Run): never => {
     checkTotals(items, chars, depth, rt.valueLimits, `the arguments of \`${tool}\``, node.arguments);
     throw new Error('internal: arguments over the limits were not refused');
@@ -583,29 +583,34 @@ function compileToolCall(node: A.CallExpression): { callWith: CallWith | null; e
     let chars = keyChars;
     let depth = 1;
     for (let i = 0; i < parts.length; i++) {
-      const value = parts[i]!;
+      let value: Value | JsonValue = parts[i]!;
       if (typeof value === 'object' && value !== null) {
         items += value.totalItems;
         chars += value.totalChars;
         if (value.depth >= depth) depth = value.depth + 1;
         if (items > rt.valueLimits.maxValueSize || chars > rt.valueLimits.maxStringLength || depth > MAX_VALUE_DEPTH) refuse(items, chars, depth, rt);
-        put(args, keys[i]!, toJson(value, rt.valueLimits));
-      } else {
-        if (typeof value === 'string' && (chars += value.length) > rt.valueLimits.maxStringLength) refuse(items, chars, depth, rt);
-        put(args, keys[i]!, value);
+        value = toJson(value, rt.valueLimits);
+      } else if (typeof value === 'string' && (chars += value.length) > rt.valueLimits.maxStringLength) {
+        refuse(items, chars, depth, rt);
       }
+      if (plainKeys) args[keys[i]!] = value;
+      else setJsonKey(args, keys[i]!, value);
     }
     return args;
   };
 
   if (values.every((v) => v.sync !== null)) {
     const syncValues = values.map((v) => v.sync!);
+    const only = syncValues.length === 1 ? syncValues[0]! : undefined;
     // No await of our own: the tool's answer (or the promise of it) goes straight to `andThen`.
-    const callWith: CallWith = (rt, scope, andThen) => {
-      const parts: Value[] = new Array(syncValues.length);
-      for (let i = 0; i < syncValues.length; i++) parts[i] = syncValues[i]!(rt, scope);
-      return rt.callTool(tool, build(rt, parts), node, scope, andThen);
-    };
+    const callWith: CallWith =
+      only !== undefined
+        ? (rt, scope, andThen) => rt.callTool(tool, build(rt, [only(rt, scope)]), node, scope, andThen)
+        : (rt, scope, andThen) => {
+            const parts: Value[] = new Array(syncValues.length);
+            for (let i = 0; i < syncValues.length; i++) parts[i] = syncValues[i]!(rt, scope);
+            return rt.callTool(tool, build(rt, parts), node, scope, andThen);
+          };
     // As a part of a bigger expression, whose closures await promises, a Pending becomes one.
     const evaluate: AsyncEval = (rt, scope) => {
       const value = callWith(rt, scope, same);

@@ -72,8 +72,13 @@ export class NuwaParser extends EmbeddedActionsParser {
   /** In-repetition recoveries left in this parse (see the constructor). */
   repetitionRecoveries = MAX_REPETITION_RECOVERIES;
 
-  constructor() {
-    super(T.parserTokens, { recoveryEnabled: true, maxLookahead: 2, errorMessageProvider: errorMessages });
+  /**
+   * Chevrotain's validations of the grammar (ambiguities, left recursion...) take a third of the
+   * parser's start-up, on every start of `nuwa run`; the grammar is fixed, so the one parser skips
+   * them, and test/unit/syntax/definitions.test.ts builds one with them.
+   */
+  constructor({ skipValidations = true }: { skipValidations?: boolean } = {}) {
+    super(T.parserTokens, { recoveryEnabled: true, maxLookahead: 2, errorMessageProvider: errorMessages, skipValidations });
     // When a token cannot continue a repetition (a stray `)` among statements), Chevrotain skips ahead
     // and resumes the repetition by calling itself again, and works out the follow set anew each
     // time: text with thousands of stray tokens took minutes and then overflowed the stack. After a

@@ -15,7 +15,10 @@ export const MAX_NESTING = 1000;
 
 // Start positions are enough: no token spans a line (whitespace is skipped), so a token ends at
 // startColumn + image.length - 1. Not tracking ends saves a fifth of the lexer's time and memory.
-const lexer = new Lexer(T.allTokens, { positionTracking: 'onlyStart', ensureOptimizations: true });
+export const LEXER_OPTIONS = { positionTracking: 'onlyStart', ensureOptimizations: true } as const;
+// Chevrotain's validations of the token definitions take longer than the rest of building the lexer;
+// the definitions are fixed, and test/unit/syntax/definitions.test.ts runs the validations on them.
+const lexer = new Lexer(T.allTokens, { ...LEXER_OPTIONS, skipValidations: true });
 
 export interface LexResult {
   tokens: IToken[];

@@ -7,7 +7,7 @@
 import { isNuwaError, NuwaError } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
-import { copyJson, fromJson, toJson, type Value, type ValueLimits } from '../values/values.js';
+import { copyJson, fromJson, NuwaList, NuwaObject, toJson, type Value, type ValueLimits } from '../values/values.js';
 import { describeThrown, thenOf, type Thenable } from '../util/foreign.js';
 import { CallContext, executionIdOf } from './context.js';
 import { asToolFailure } from './envelope.js';
@@ -273,10 +273,20 @@ function finish(call: ToolCall, raw: unknown): Value | JsonValue {
 /**
  * The `returns` check of a result already converted to a Nuwa value. A Nuwa type (`'array'`,
  * `'object'`, ...) names the top-level type only, which a value and its JSON form share, so a value
- * that passes needs no conversion; a JSON Schema, or a message about a mismatch, needs the JSON form.
+ * that passes needs no conversion (a list of a hundred thousand items is not copied to be looked
+ * at); a JSON Schema, or a message about a mismatch, needs the JSON form.
  */
 function checkValue(tool: RegisteredTool, value: Value): string | null {
-  if (typeof tool.returns === 'string' && tool.checkResult(value as JsonValue) === null) return null;
+  const returns = tool.returns;
+  if (typeof returns === 'string') {
+    if (value instanceof NuwaList) {
+      if (returns === 'array' || returns === 'any') return null;
+    } else if (value instanceof NuwaObject) {
+      if (returns === 'object' || returns === 'any') return null;
+    } else if (tool.checkResult(value) === null) {
+      return null;
+    }
+  }
   return tool.checkResult(toJson(value));
 }
 
