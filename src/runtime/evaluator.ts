@@ -16,7 +16,7 @@ import { evaluateCalc } from './calc.js';
 import { compileBinary } from './binary.js';
 import { compileSpine, isLongSpine, type SpineNode } from './chains.js';
 import { BINARY_OPERATIONS, decidedByLeft, indexInto, logicalOperand, member, UNARY_OPERATIONS } from './operators.js';
-import type { Run } from './run.js';
+import type { Run, ScriptCallSite } from './run.js';
 import { follow, Pending, type Continuation, type Waiting } from '../util/pending.js';
 import { Scope } from './scope.js';
 import { checkTotals, describe, MAX_VALUE_DEPTH, NuwaList, NuwaObject, setJsonKey, toJson, type Value } from '../values/values.js';
@@ -156,9 +156,11 @@ function compileLet(node: A.LetStatement): Exec {
   // `LET x = CALL ...`: the value is assigned as the tool answers, in the same microtask.
   const call = node.value.type === 'Call' ? compileCallWith(node.value) : null;
   if (call !== null) {
+    // Made once: the site of the call knows the scope to assign in.
+    const assign = (value: Value, site: ScriptCallSite): undefined => void site.scope.assign(name, value);
     return (rt, scope) => {
       rt.tick(node);
-      return call(rt, scope, (value): undefined => void scope.assign(name, value));
+      return call(rt, scope, assign);
     };
   }
   const value = compileExpression(node.value);
@@ -212,9 +214,10 @@ function compileIf(node: A.IfStatement): Exec {
   };
   const call = node.condition.type === 'Call' ? compileCallWith(node.condition) : null;
   if (call !== null) {
+    const decide = (value: Value, site: ScriptCallSite) => branch(value, site.run, site.scope);
     return (rt, scope) => {
       rt.tick(node);
-      return call(rt, scope, (value) => branch(value, rt, scope));
+      return call(rt, scope, decide);
     };
   }
   const test = condition.async!;
@@ -333,9 +336,10 @@ function compileFor(node: A.ForStatement): Exec {
   };
   const call = node.iterable.type === 'Call' ? compileCallWith(node.iterable) : null;
   if (call !== null) {
+    const over = (items: Value, site: ScriptCallSite) => loopOver(items, site.run, site.scope);
     return (rt, scope) => {
       rt.tick(node);
-      return call(rt, scope, (items) => loopOver(items, rt, scope));
+      return call(rt, scope, over);
     };
   }
   const list = iterable.async!;
@@ -555,7 +559,7 @@ export function unknownFunction(node: A.FunctionCall, rt: Pick<Run, 'hasTool'>):
  * A CALL whose arguments need no waiting, with what to do with its answer (`andThen`): done at once
  * when the tool answers at once, else in the microtask in which its promise settles (callTool).
  */
-type CallWith = <R>(rt: Run, scope: Scope, andThen: (value: Value) => R) => R | Waiting;
+type CallWith = <R>(rt: Run, scope: Scope, andThen: (value: Value, site: ScriptCallSite) => R) => R | Waiting;
 
 const same = <T>(value: T): T => value;
 
@@ -599,13 +603,21 @@ function compileToolCall(node: A.CallExpression): { callWith: CallWith | null; e
     return args;
   };
 
+  // One argument that is a number, a boolean or null adds nothing to check.
+  const buildOne = (rt: Run, value: Value): JsonObject => {
+    if (!plainKeys || (typeof value !== 'number' && typeof value !== 'boolean' && value !== null)) return build(rt, [value]);
+    const args: JsonObject = {};
+    args[keys[0]!] = value;
+    return args;
+  };
+
   if (values.every((v) => v.sync !== null)) {
     const syncValues = values.map((v) => v.sync!);
     const only = syncValues.length === 1 ? syncValues[0]! : undefined;
     // No await of our own: the tool's answer (or the promise of it) goes straight to `andThen`.
     const callWith: CallWith =
       only !== undefined
-        ? (rt, scope, andThen) => rt.callTool(tool, build(rt, [only(rt, scope)]), node, scope, andThen)
+        ? (rt, scope, andThen) => rt.callTool(tool, buildOne(rt, only(rt, scope)), node, scope, andThen)
         : (rt, scope, andThen) => {
             const parts: Value[] = new Array(syncValues.length);
             for (let i = 0; i < syncValues.length; i++) parts[i] = syncValues[i]!(rt, scope);

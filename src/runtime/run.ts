@@ -211,10 +211,10 @@ export class Run implements CallHost, BuiltinHost {
    * A script's CALL: `andThen` of the tool's checked answer, at once when the tool returned a plain
    * value, else a promise of it (callTool in tools/invoke.ts).
    */
-  callTool<R>(name: string, args: JsonObject, at: Position, scope: Scope, andThen: (value: Value) => R): R | Pending | Promise<unknown> {
+  callTool<R>(name: string, args: JsonObject, at: Position, scope: Scope, andThen: (value: Value, site: ScriptCallSite) => R): R | Pending | Promise<unknown> {
     const site = new ScriptCallSite(at, this, scope);
     this.plan?.pending.set(site, name);
-    return callTool(this, name, args, site, 'value', andThen as (result: Value | JsonValue) => R);
+    return callTool(this, name, args, site, 'value', andThen as (result: Value | JsonValue, site: CallSite) => R);
   }
 
   /** With `approvedPlan`: its remaining calls, and the script's CALLs not yet counted against it. */
@@ -257,8 +257,11 @@ export class Run implements CallHost, BuiltinHost {
   }
 }
 
-/** A CALL in a script: its position, and the tool's view of the variables at its scope. */
-class ScriptCallSite implements CallSite, VariableAccess {
+/**
+ * A CALL in a script: its position, its run and scope (where the script goes on from it), and the
+ * tool's view of the variables at that scope.
+ */
+export class ScriptCallSite implements CallSite, VariableAccess {
   readonly line: number;
   readonly column: number;
   readonly fileName: string | undefined;
@@ -266,8 +269,8 @@ class ScriptCallSite implements CallSite, VariableAccess {
 
   constructor(
     at: Position,
-    private readonly run: Run,
-    private readonly scope: Scope,
+    readonly run: Run,
+    readonly scope: Scope,
   ) {
     this.line = at.line;
     this.column = at.column;

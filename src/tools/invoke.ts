@@ -100,7 +100,7 @@ export function invokeTool(host: CallHost, name: string, args: JsonObject, site:
  * tool that returns a promise makes the answer wait: a Pending (util/pending.ts), or a promise while
  * an approval is asked for. A script's CALL goes this way, so a loop over a synchronous tool costs
  * no microtask per call (the run's time slices still give the event loop its turns), and
- * `andThen`, which gets the answer and whose result is returned instead, runs in the very microtask
+ * `andThen`, which gets the answer (and the site) and whose result is returned instead, runs in the very microtask
  * in which the tool's promise settles: the script goes on from a CALL (assigns its LET, say)
  * without a promise and a microtask of its own.
  */
@@ -110,7 +110,7 @@ export function callTool<R>(
   args: JsonObject,
   site: CallSite,
   form: 'value' | 'json',
-  andThen?: (result: Value | JsonValue) => R,
+  andThen?: (result: Value | JsonValue, site: CallSite) => R,
 ): R | Pending | Promise<unknown>;
 export function callTool(
   host: CallHost,
@@ -118,7 +118,7 @@ export function callTool(
   args: JsonObject,
   site: CallSite,
   form: 'value' | 'json',
-  andThen: (result: Value | JsonValue) => unknown = same,
+  andThen: (result: Value | JsonValue, site: CallSite) => unknown = same,
 ): unknown {
   const tool = host.registry.lookup(name);
   if (tool === undefined) {
@@ -149,7 +149,7 @@ function runTool(
   site: CallSite,
   form: 'value' | 'json',
   approvedBy: 'plan' | 'hook' | undefined,
-  andThen: (result: Value | JsonValue) => unknown,
+  andThen: (result: Value | JsonValue, site: CallSite) => unknown,
 ): unknown {
   try {
     host.beginCall(tool, site.depth ?? 1);
@@ -182,7 +182,7 @@ function runTool(
     throw failed(call, thrown);
   }
   unfollow?.();
-  return andThen(finish(call, raw));
+  return andThen(finish(call, raw), site);
 }
 
 /**
@@ -191,7 +191,7 @@ function runTool(
  * handed to `andThen` and passed on in the microtask in which the tool's promise settled.
  */
 class ToolCall implements Continuation {
-  private andThen: (result: Value | JsonValue) => unknown = same;
+  private andThen: (result: Value | JsonValue, site: CallSite) => unknown = same;
   /** What the caller waits for, once the tool has returned a promise. */
   private answer!: Pending;
 
@@ -212,7 +212,7 @@ class ToolCall implements Continuation {
   }
 
   /** Waits for a tool that returned a promise: until it settles, the run stops, or its timeout passes. */
-  wait(answer: unknown, then: Thenable, andThen: (result: Value | JsonValue) => unknown): Pending {
+  wait(answer: unknown, then: Thenable, andThen: (result: Value | JsonValue, site: CallSite) => unknown): Pending {
     this.andThen = andThen;
     this.answer = new Pending();
     this.host.waits.watch(answer, then, this.tool, this.toolController, this);
@@ -223,7 +223,7 @@ class ToolCall implements Continuation {
     this.unfollow?.();
     let next: unknown;
     try {
-      next = this.andThen(finish(this, raw));
+      next = this.andThen(finish(this, raw), this.site);
     } catch (error) {
       this.answer.rejectWith(error);
       return;
