@@ -626,7 +626,7 @@ function compileToolCall(node: A.CallExpression): { callWith: CallWith | null; e
     // As a part of a bigger expression, whose closures await promises, a Pending becomes one.
     const evaluate: AsyncEval = (rt, scope) => {
       const value = callWith(rt, scope, same);
-      return value instanceof Pending ? (value.promise() as Promise<Value>) : (value as Value | Promise<Value>);
+      return value instanceof Pending ? (value.asPromise() as Promise<Value>) : (value as Value | Promise<Value>);
     };
     return { callWith, evaluate };
   }

@@ -8,7 +8,7 @@ import { isNuwaError, NuwaError } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { copyJson, fromJson, NuwaList, NuwaObject, toJson, type Value, type ValueLimits } from '../values/values.js';
-import { describeThrown, thenOf, type Thenable } from '../util/foreign.js';
+import { describeThrown, thenOf } from '../util/foreign.js';
 import { CallContext, executionIdOf } from './context.js';
 import { asToolFailure } from './envelope.js';
 import { invalidArgumentsMessage, unknownToolMessage } from './hints.js';
@@ -87,7 +87,7 @@ function isRunStop(error: unknown): error is NuwaError {
 export function invokeTool(host: CallHost, name: string, args: JsonObject, site: CallSite, form: 'value' | 'json'): Promise<Value | JsonValue> {
   try {
     const result = callTool(host, name, args, site, form);
-    if (result instanceof Pending) return result.promise() as Promise<Value | JsonValue>;
+    if (result instanceof Pending) return result.asPromise() as Promise<Value | JsonValue>;
     return result instanceof Promise ? (result as Promise<Value | JsonValue>) : Promise.resolve(result as Value | JsonValue);
   } catch (error) {
     return Promise.reject(error);
@@ -166,7 +166,6 @@ function runTool(
   const toolController = tool.timeoutMs === undefined ? undefined : new AbortController();
   const unfollow = toolController && follow(host.signal, toolController);
   const context = new CallContext(host, site, name, callNumber, toolController?.signal ?? host.signal, invokeTool);
-  const call = new ToolCall(host, tool, name, site, form, callNumber, started, toolController, unfollow);
 
   let raw: unknown;
   try {
@@ -175,55 +174,46 @@ function runTool(
     // Read once: a getter could answer differently on a second read. A promise gets its handlers
     // at once, so that it can never become an unhandled rejection of the host.
     const then = thenOf(raw);
-    if (then !== undefined) return call.wait(raw, then, andThen);
+    if (then !== undefined) {
+      const call = new ToolCall(host, tool, name, site, form, callNumber, started, toolController, unfollow, andThen);
+      host.waits.watch(raw, then, tool, toolController, call);
+      return call.answer;
+    }
     if (host.stopped) throw host.signal.reason;
   } catch (thrown) {
     unfollow?.();
-    throw failed(call, thrown);
+    throw failed(host, name, site, callNumber, started, toolController, thrown);
   }
   unfollow?.();
-  return andThen(finish(call, raw), site);
+  return andThen(finish(host, tool, name, site, form, callNumber, started, raw), site);
 }
 
 /**
- * What a call in flight carries from its start to its answer. When the tool returns a promise, the
- * call is the Continuation of its wait, and its caller waits for its Pending: the answer is checked,
- * handed to `andThen` and passed on in the microtask in which the tool's promise settled.
+ * A call whose tool returned a promise: the Continuation of the wait for it, and the Pending its
+ * caller waits for (`answer`). The answer is checked, handed to `andThen` and passed on in the
+ * microtask in which the tool's promise settled.
  */
 class ToolCall implements Continuation {
-  private andThen: (result: Value | JsonValue, site: CallSite) => unknown = same;
-  /** What the caller waits for, once the tool has returned a promise. */
-  private answer!: Pending;
+  readonly answer = new Pending();
 
   constructor(
-    readonly host: CallHost,
-    readonly tool: RegisteredTool,
-    readonly name: string,
-    readonly site: CallSite,
-    readonly form: 'value' | 'json',
-    readonly callNumber: number,
-    readonly started: number,
-    readonly toolController: AbortController | undefined,
+    private readonly host: CallHost,
+    private readonly tool: RegisteredTool,
+    private readonly name: string,
+    private readonly site: CallSite,
+    private readonly form: 'value' | 'json',
+    private readonly callNumber: number,
+    private readonly started: number,
+    private readonly toolController: AbortController | undefined,
     private readonly unfollow: (() => void) | undefined,
+    private readonly andThen: (result: Value | JsonValue, site: CallSite) => unknown,
   ) {}
-
-  get executionId(): string {
-    return executionIdOf(this.host.runId, this.callNumber);
-  }
-
-  /** Waits for a tool that returned a promise: until it settles, the run stops, or its timeout passes. */
-  wait(answer: unknown, then: Thenable, andThen: (result: Value | JsonValue, site: CallSite) => unknown): Pending {
-    this.andThen = andThen;
-    this.answer = new Pending();
-    this.host.waits.watch(answer, then, this.tool, this.toolController, this);
-    return this.answer;
-  }
 
   resume(raw: unknown): void {
     this.unfollow?.();
     let next: unknown;
     try {
-      next = this.andThen(finish(this, raw), this.site);
+      next = this.andThen(finish(this.host, this.tool, this.name, this.site, this.form, this.callNumber, this.started, raw), this.site);
     } catch (error) {
       this.answer.rejectWith(error);
       return;
@@ -233,22 +223,21 @@ class ToolCall implements Continuation {
 
   fail(thrown: unknown): void {
     this.unfollow?.();
-    this.answer.rejectWith(failed(this, thrown));
+    this.answer.rejectWith(failed(this.host, this.name, this.site, this.callNumber, this.started, this.toolController, thrown));
   }
 }
 
 /** The error a call ends with, announced: the run's own stop, or the tool's failure. */
-function failed(call: ToolCall, thrown: unknown): NuwaError {
+function failed(host: CallHost, name: string, site: CallSite, callNumber: number, started: number, toolController: AbortController | undefined, thrown: unknown): NuwaError {
   // Stopped by cancellation, a limit or the tool's own timeout: the call was aborted, not failed.
-  const stop = stopOf(call.host, call.toolController);
-  const error = stop ?? executionError(call.name, thrown);
-  call.host.emit?.(failedEvent(call.host, call.executionId, call.name, call.started, error, stop ? 'tool:aborted' : 'tool:failed'));
-  return positioned(error, call.site);
+  const stop = stopOf(host, toolController);
+  const error = stop ?? executionError(name, thrown);
+  host.emit?.(failedEvent(host, executionIdOf(host.runId, callNumber), name, started, error, stop ? 'tool:aborted' : 'tool:failed'));
+  return positioned(error, site);
 }
 
 /** The tool's answer, copied and checked: the caller's result. */
-function finish(call: ToolCall, raw: unknown): Value | JsonValue {
-  const { host, name, form, tool } = call;
+function finish(host: CallHost, tool: RegisteredTool, name: string, site: CallSite, form: 'value' | 'json', callNumber: number, started: number, raw: unknown): Value | JsonValue {
   const emit = host.emit;
   // The copy is the only read of what the tool returned; the check sees that very copy, which is
   // what the caller receives (a getter cannot show the check one value and the script another).
@@ -257,16 +246,16 @@ function finish(call: ToolCall, raw: unknown): Value | JsonValue {
     result = form === 'value' ? fromJson(raw, host.valueLimits) : copyJson(raw, host.valueLimits);
   } catch (thrown) {
     const error = isRunStop(thrown) ? thrown : new NuwaError('ToolResultError', `tool \`${name}\` returned something that is not JSON: ${describeThrown(thrown)}`, { toolName: name });
-    emit?.(failedEvent(host, call.executionId, name, call.started, error));
-    throw positioned(error, call.site);
+    emit?.(failedEvent(host, executionIdOf(host.runId, callNumber), name, started, error));
+    throw positioned(error, site);
   }
   const mismatch = form === 'value' ? checkValue(tool, result as Value) : tool.checkResult(result as JsonValue);
   if (mismatch !== null) {
     const error = new NuwaError('ToolResultError', `tool \`${name}\` returned the wrong type: ${mismatch}`, { toolName: name });
-    emit?.(failedEvent(host, call.executionId, name, call.started, error));
-    throw positioned(error, call.site);
+    emit?.(failedEvent(host, executionIdOf(host.runId, callNumber), name, started, error));
+    throw positioned(error, site);
   }
-  emit?.({ type: 'tool:completed', executionId: call.executionId, runId: host.runId, timestamp: Date.now(), toolName: name, duration: performance.now() - call.started });
+  emit?.({ type: 'tool:completed', executionId: executionIdOf(host.runId, callNumber), runId: host.runId, timestamp: Date.now(), toolName: name, duration: performance.now() - started });
   return result;
 }
 

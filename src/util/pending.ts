@@ -65,13 +65,13 @@ export class Pending implements PromiseLike<unknown> {
   }
 
   /** The promise of the same result. */
-  promise(): Promise<unknown> {
+  asPromise(): Promise<unknown> {
     return new Promise((resolve, reject) => this.waitFor({ resume: resolve, fail: reject }));
   }
 
   /** A Pending can be awaited like a promise. */
   then<A = unknown, B = never>(onFulfilled?: ((value: unknown) => A | PromiseLike<A>) | null, onRejected?: ((error: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
-    return this.promise().then(onFulfilled, onRejected);
+    return this.asPromise().then(onFulfilled, onRejected);
   }
 }
 

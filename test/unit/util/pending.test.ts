@@ -74,7 +74,7 @@ describe('Pending', () => {
     expect(await pending).toBe(42);
     const failing = new Pending();
     failing.rejectWith(new Error('no'));
-    await expect(failing.promise()).rejects.toThrow('no');
+    await expect(failing.asPromise()).rejects.toThrow('no');
   });
 });
 
