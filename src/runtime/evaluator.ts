@@ -237,6 +237,8 @@ function iterableError(value: Value, node: A.ForStatement): NuwaError {
 interface CompiledLoop {
   node: A.ForStatement;
   statements: Exec[];
+  /** Whether the body can call a tool, whose context keeps the scope of its iteration. */
+  calls: boolean;
 }
 
 /**
@@ -252,6 +254,8 @@ class LoopRun extends Pending implements Continuation {
   private next = 0;
   private statement = 0;
   private inner: Scope | null = null;
+  /** The scope of the last iteration, emptied for the next one when nothing can have kept it. */
+  private spare: Scope | null = null;
 
   constructor(
     private readonly loop: CompiledLoop,
@@ -272,7 +276,9 @@ class LoopRun extends Pending implements Continuation {
       if (inner === null) {
         if (next >= items.length) return undefined;
         rt.tick(node);
-        inner = new Scope(this.scope, node.variable, items.at(next++));
+        const item = items.at(next++);
+        if (this.loop.calls || this.spare === null) inner = this.spare = new Scope(this.scope, node.variable, item);
+        else inner = this.spare.reset(item);
         statement = 0;
       }
       while (statement < statements.length) {
@@ -311,7 +317,7 @@ class LoopRun extends Pending implements Continuation {
 
 function compileFor(node: A.ForStatement): Exec {
   const iterable = compileExpression(node.iterable);
-  const loop: CompiledLoop = { node, statements: mapEach(node.body, compileStatement) };
+  const loop: CompiledLoop = { node, statements: mapEach(node.body, compileStatement), calls: node.body.some((statement) => statement.hasCall) };
 
   const run = (rt: Run, scope: Scope, items: NuwaList): Waiting | undefined => {
     const loopRun = new LoopRun(loop, rt, scope, items);

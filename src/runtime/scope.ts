@@ -51,6 +51,19 @@ export class Scope {
     this.weight = limits === undefined ? null : { items: 0, chars: 0, loopCounted: false, limits };
   }
 
+  /**
+   * This loop scope, emptied and given the next item: what a fresh scope for the next iteration
+   * would be. Only for a body that cannot keep a scope past its iteration (one without CALL, whose
+   * tool contexts would see the variables of their own iteration).
+   */
+  reset(loopValue: Value): this {
+    this.loopValue = loopValue;
+    this.pairs = null;
+    this.map = null;
+    this.weight = null;
+    return this;
+  }
+
   /** The value bound to `name` here or in an enclosing scope; undefined when unbound. */
   lookup(name: string): Value | undefined {
     for (let scope: Scope | null = this; scope !== null; scope = scope.parent) {

@@ -12,7 +12,7 @@ import { toJson } from '../../../src/values/values.js';
 import { parse } from '../../../src/syntax/parse.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { Sandbox } from '../../../src/tools/sandbox.js';
-import type { ToolFunction } from '../../../src/tools/types.js';
+import type { ToolContext, ToolFunction } from '../../../src/tools/types.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -175,6 +175,23 @@ describe('statements', () => {
 
   it('drops variables first created in a loop body at the end of each iteration', async () => {
     await expectFailure('FOR i IN [1, 2] DO\n  IF i == 2 THEN PRINT(fresh) END\n  LET fresh = i\nEND', 'UndefinedVariableError', /^`fresh` is not defined/, 2, 24);
+  });
+
+  it('starts every iteration with an empty scope, its own totals too', async () => {
+    // Each iteration's list is within maxValueSize; two together would not be.
+    const output: string[] = [];
+    await new Interpreter(undefined, { print: (line) => output.push(line), limits: { maxValueSize: 10 } }).run('FOR i IN [1, 2, 3] DO\n  LET big = RANGE(6)\n  PRINT(LEN(big))\nEND');
+    expect(output).toEqual(['6', '6', '6']);
+    await expectFailure('FOR i IN [1, 2] DO\n  IF i == 2 THEN PRINT(more) END\n  LET more = [i]\nEND', 'UndefinedVariableError', /^`more` is not defined/, 2, 24);
+  });
+
+  it('gives a tool called in a loop the variables of its own iteration, later too', async () => {
+    const contexts: ToolContext[] = [];
+    const { output } = await exec('FOR i IN [1, 2, 3] DO\n  LET mine = i * 10\n  CALL keep {}\nEND\nPRINT(CALL look {})', {
+      keep: (_args, context) => (contexts.push(context), null),
+      look: () => contexts.map((context) => [context.getVar('i'), context.getVar('mine')]),
+    });
+    expect(output).toEqual(['[[1,10],[2,20],[3,30]]']);
   });
 
   it('iterates over the list as it was when the loop started', async () => {
