@@ -262,19 +262,24 @@ export class Run implements CallHost, BuiltinHost {
  * tool's view of the variables at that scope.
  */
 export class ScriptCallSite implements CallSite, VariableAccess {
-  readonly line: number;
-  readonly column: number;
-  readonly fileName: string | undefined;
-  readonly vars: VariableAccess = this;
-
   constructor(
-    at: Position,
+    private readonly at: Position,
     readonly run: Run,
     readonly scope: Scope,
-  ) {
-    this.line = at.line;
-    this.column = at.column;
-    this.fileName = run.fileName;
+  ) {}
+
+  // Read from the CALL node when asked (one is made per call; most are never asked).
+  get line(): number {
+    return this.at.line;
+  }
+  get column(): number {
+    return this.at.column;
+  }
+  get fileName(): string | undefined {
+    return this.run.fileName;
+  }
+  get vars(): VariableAccess {
+    return this;
   }
 
   get(name: string): JsonValue | undefined {

@@ -151,6 +151,9 @@ class JsonWalker {
   }
 
   private walkArray(items: unknown[], depth: number): NuwaList | JsonValue[] {
+    // Read before the loop: a long loop is optimised while it runs, and a first read after it would
+    // throw that code away at its end, every time.
+    const toValues = this.toValues;
     this.countItems(items.length);
     const out: Array<Value | JsonValue> = new Array(items.length);
     for (let i = 0; i < items.length; i++) {
@@ -169,7 +172,7 @@ class JsonWalker {
       out[i] = this.walk(item, depth + 1);
       this.path.pop();
     }
-    return this.toValues ? NuwaList.from(out as Value[], this.limits) : (out as JsonValue[]);
+    return toValues ? NuwaList.from(out as Value[], this.limits) : (out as JsonValue[]);
   }
 
   private walkObject(object: Record<string, unknown>, depth: number): NuwaObject | JsonObject {
