@@ -13,4 +13,4 @@ const entry = require.resolve('chevrotain'); // .../chevrotain/lib/src/api.js
 const bundle = path.resolve(path.dirname(entry), '..', 'chevrotain.mjs');
 const chevrotain = require(existsSync(bundle) ? bundle : entry) as typeof Chevrotain;
 
-export const { createToken, EmbeddedActionsParser, EOF, Lexer } = chevrotain;
+export const { createToken, EmbeddedActionsParser, EOF, getLookaheadPaths, Lexer, LLkLookaheadStrategy, serializeGrammar, tokenMatcher } = chevrotain;
