@@ -4,9 +4,10 @@
 // sequences that lead into each alternative by analysing the whole grammar: about a third of
 // building the parser, on every start of `nuwa run`. Those sequences depend only on the grammar, so
 // they are computed once, by `npm run lookahead`, into lookahead-paths.ts, and the parser builds its
-// decisions from there. The cache carries a fingerprint of the grammar it was made from: if the
-// grammar changed since, the parser analyses it as Chevrotain always does (test/unit/syntax/
-// lookahead.test.ts fails until the cache is made again), so a stale cache can never misparse.
+// decisions from there. The cache carries the grammar it was made from (Chevrotain's serialized
+// form, compared as text: cheaper than any hash on a cold start): if the grammar changed since, the
+// parser analyses it as Chevrotain always does (test/unit/syntax/lookahead.test.ts fails until the
+// cache is made again), so a stale cache can never misparse.
 import {
   EOF,
   getLookaheadPaths,
@@ -20,7 +21,7 @@ import {
   type Rule,
   type TokenType,
 } from './chevrotain.js';
-import { GRAMMAR_FINGERPRINT, LOOKAHEAD_PATHS } from './lookahead-paths.js';
+import { GRAMMAR, LOOKAHEAD_PATHS } from './lookahead-paths.js';
 import * as T from './tokens.js';
 
 type Paths = TokenType[][][];
@@ -31,12 +32,9 @@ interface Lookahead {
 
 const key = (rule: string, type: LookaheadProductionType, occurrence: number, maxLookahead: number) => `${rule}|${type}|${occurrence}|${maxLookahead}`;
 
-/** A short fingerprint of the grammar's rules (FNV-1a over their serialized form). */
-export function grammarFingerprint(rules: Rule[]): string {
-  const text = JSON.stringify(serializeGrammar(rules));
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return `${(hash >>> 0).toString(16)}:${text.length}`;
+/** The grammar's rules as text (Chevrotain's serialized form). */
+export function grammarText(rules: Rule[]): string {
+  return JSON.stringify(serializeGrammar(rules));
 }
 
 /** Chevrotain's LL(k) decisions, from the cache when it was made from this grammar. */
@@ -45,7 +43,12 @@ export class CachedLookahead extends LLkLookaheadStrategy {
   private readonly tokens = new Map<string, TokenType>([...T.allTokens, EOF].map((type) => [type.name, type]));
 
   override initialize({ rules }: { rules: Rule[] }): void {
-    this.cached = grammarFingerprint(rules) === GRAMMAR_FINGERPRINT ? LOOKAHEAD_PATHS : undefined;
+    this.cached = grammarText(rules) === GRAMMAR ? LOOKAHEAD_PATHS : undefined;
+  }
+
+  /** Whether the cache was made from this grammar (and so is used). */
+  get fromCache(): boolean {
+    return this.cached !== undefined;
   }
 
   private paths(rule: Rule, type: LookaheadProductionType, occurrence: number, maxLookahead: number): Paths | undefined {
@@ -115,10 +118,10 @@ function optionalDecision(paths: TokenType[][]): (this: Lookahead) => boolean {
 /** Chevrotain's own analysis, recording the paths it finds: what `npm run lookahead` caches, and what the test compares the cache with. */
 export class RecordingLookahead extends LLkLookaheadStrategy {
   readonly paths: Record<string, string[][][]> = {};
-  fingerprint = '';
+  grammar = '';
 
   override initialize({ rules }: { rules: Rule[] }): void {
-    this.fingerprint = grammarFingerprint(rules);
+    this.grammar = grammarText(rules);
   }
 
   private record(rule: Rule, type: LookaheadProductionType, occurrence: number, maxLookahead: number): void {
