@@ -83,13 +83,18 @@ function compileBlock(runs: Exec[]): Exec {
 
 /** The rest of a block once one of its statements had to wait: goes on each time what it waits for is done. */
 class BlockRun extends Pending implements Continuation {
-  constructor(
-    private readonly runs: Exec[],
-    private next: number,
-    private readonly rt: Run,
-    private readonly scope: Scope,
-  ) {
+  // Fields set in the constructor (`declare`d): see Pending.
+  private declare readonly runs: Exec[];
+  private declare next: number;
+  private declare readonly rt: Run;
+  private declare readonly scope: Scope;
+
+  constructor(runs: Exec[], next: number, rt: Run, scope: Scope) {
     super();
+    this.runs = runs;
+    this.next = next;
+    this.rt = rt;
+    this.scope = scope;
   }
 
   after(waiting: Waiting): this {
@@ -251,19 +256,27 @@ interface CompiledLoop {
  * iterating the list as it was when the loop began.
  */
 class LoopRun extends Pending implements Continuation {
-  private next = 0;
-  private statement = 0;
-  private inner: Scope | null = null;
+  // Fields set in the constructor (`declare`d): see Pending.
+  private declare next: number;
+  private declare statement: number;
+  private declare inner: Scope | null;
   /** The scope of the last iteration, emptied for the next one when nothing can have kept it. */
-  private spare: Scope | null = null;
+  private declare spare: Scope | null;
+  private declare readonly loop: CompiledLoop;
+  private declare readonly rt: Run;
+  private declare readonly scope: Scope;
+  private declare readonly items: NuwaList;
 
-  constructor(
-    private readonly loop: CompiledLoop,
-    private readonly rt: Run,
-    private readonly scope: Scope,
-    private readonly items: NuwaList,
-  ) {
+  constructor(loop: CompiledLoop, rt: Run, scope: Scope, items: NuwaList) {
     super();
+    this.next = 0;
+    this.statement = 0;
+    this.inner = null;
+    this.spare = null;
+    this.loop = loop;
+    this.rt = rt;
+    this.scope = scope;
+    this.items = items;
   }
 
   step(): Waiting | undefined {

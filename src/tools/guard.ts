@@ -24,16 +24,23 @@ export interface TimedTool {
 
 /** One wait in flight. With begin(): await `promise`, then pass the Wait to end(). */
 export class Wait {
-  prev: Wait | null = null;
-  next: Wait | null = null;
-  promise!: Promise<unknown>;
-  private done = false;
-  private timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  // Set in the constructor (`declare`d): class field initialisers would run as a function of their own per wait.
+  declare prev: Wait | null;
+  declare next: Wait | null;
+  declare promise: Promise<unknown>;
+  private declare done: boolean;
+  private declare timer: ReturnType<typeof setTimeout> | undefined;
+  private declare readonly waits: Waits;
+  private declare readonly waiter: Continuation;
 
-  constructor(
-    private readonly waits: Waits,
-    private readonly waiter: Continuation,
-  ) {}
+  constructor(waits: Waits, waiter: Continuation) {
+    this.prev = null;
+    this.next = null;
+    this.done = false;
+    this.timer = undefined;
+    this.waits = waits;
+    this.waiter = waiter;
+  }
 
   /** Ends the wait with a value, unless it has ended already. */
   settle(value: unknown): void {

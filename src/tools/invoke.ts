@@ -194,20 +194,43 @@ function runTool(
  * microtask in which the tool's promise settled.
  */
 class ToolCall implements Continuation {
-  readonly answer = new Pending();
+  // Set in the constructor (`declare`d): class field initialisers would run as a function of their own per call.
+  declare readonly answer: Pending;
+  private declare readonly host: CallHost;
+  private declare readonly tool: RegisteredTool;
+  private declare readonly name: string;
+  private declare readonly site: CallSite;
+  private declare readonly form: 'value' | 'json';
+  private declare readonly callNumber: number;
+  private declare readonly started: number;
+  private declare readonly toolController: AbortController | undefined;
+  private declare readonly unfollow: (() => void) | undefined;
+  private declare readonly andThen: (result: Value | JsonValue, site: CallSite) => unknown;
 
   constructor(
-    private readonly host: CallHost,
-    private readonly tool: RegisteredTool,
-    private readonly name: string,
-    private readonly site: CallSite,
-    private readonly form: 'value' | 'json',
-    private readonly callNumber: number,
-    private readonly started: number,
-    private readonly toolController: AbortController | undefined,
-    private readonly unfollow: (() => void) | undefined,
-    private readonly andThen: (result: Value | JsonValue, site: CallSite) => unknown,
-  ) {}
+    host: CallHost,
+    tool: RegisteredTool,
+    name: string,
+    site: CallSite,
+    form: 'value' | 'json',
+    callNumber: number,
+    started: number,
+    toolController: AbortController | undefined,
+    unfollow: (() => void) | undefined,
+    andThen: (result: Value | JsonValue, site: CallSite) => unknown,
+  ) {
+    this.answer = new Pending();
+    this.host = host;
+    this.tool = tool;
+    this.name = name;
+    this.site = site;
+    this.form = form;
+    this.callNumber = callNumber;
+    this.started = started;
+    this.toolController = toolController;
+    this.unfollow = unfollow;
+    this.andThen = andThen;
+  }
 
   resume(raw: unknown): void {
     this.unfollow?.();

@@ -21,31 +21,40 @@ const WAITING = 0;
 const DONE = 1;
 const FAILED = 2;
 
+// The fields are set in the constructor (`declare`d, not class fields): V8 runs class field
+// initialisers as a function of their own for every instance, and subclasses (the loop and block
+// runs of evaluator.ts) would pay for it on every wait.
 export class Pending implements PromiseLike<unknown> {
-  #state: typeof WAITING | typeof DONE | typeof FAILED = WAITING;
-  #result: unknown = undefined;
-  #next: Continuation | null = null;
+  private declare pendingState: typeof WAITING | typeof DONE | typeof FAILED;
+  private declare pendingResult: unknown;
+  private declare pendingNext: Continuation | null;
+
+  constructor() {
+    this.pendingState = WAITING;
+    this.pendingResult = undefined;
+    this.pendingNext = null;
+  }
 
   /** Ends with `value`; when `value` is itself waiting, once that is done, with its value. */
   resolveWith(value: unknown): void {
-    if (this.#state !== WAITING) return;
+    if (this.pendingState !== WAITING) return;
     if (value instanceof Pending || value instanceof Promise) {
       follow(value, { resume: (settled) => this.resolveWith(settled), fail: (error) => this.rejectWith(error) });
       return;
     }
-    this.#state = DONE;
-    this.#result = value;
-    const next = this.#next;
-    this.#next = null;
+    this.pendingState = DONE;
+    this.pendingResult = value;
+    const next = this.pendingNext;
+    this.pendingNext = null;
     next?.resume(value);
   }
 
   rejectWith(error: unknown): void {
-    if (this.#state !== WAITING) return;
-    this.#state = FAILED;
-    this.#result = error;
-    const next = this.#next;
-    this.#next = null;
+    if (this.pendingState !== WAITING) return;
+    this.pendingState = FAILED;
+    this.pendingResult = error;
+    const next = this.pendingNext;
+    this.pendingNext = null;
     next?.fail(error);
   }
 
@@ -54,13 +63,13 @@ export class Pending implements PromiseLike<unknown> {
    * stack: a loop over a tool that answers at once must not recurse once per iteration.
    */
   waitFor(next: Continuation): void {
-    if (this.#state === WAITING) {
-      const first = this.#next;
-      this.#next = first === null ? next : { resume: (value) => (first.resume(value), next.resume(value)), fail: (error) => (first.fail(error), next.fail(error)) };
+    if (this.pendingState === WAITING) {
+      const first = this.pendingNext;
+      this.pendingNext = first === null ? next : { resume: (value) => (first.resume(value), next.resume(value)), fail: (error) => (first.fail(error), next.fail(error)) };
       return;
     }
-    const state = this.#state;
-    const result = this.#result;
+    const state = this.pendingState;
+    const result = this.pendingResult;
     queueMicrotask(() => (state === DONE ? next.resume(result) : next.fail(result)));
   }
 
