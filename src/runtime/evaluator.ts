@@ -9,17 +9,17 @@
 // gives the event loop once per time slice (Run.yieldDue), at a loop iteration or between statements.
 import type * as A from '../syntax/ast.js';
 import { NuwaError } from '../errors.js';
-import type { JsonObject, JsonValue } from '../values/json.js';
 import { undefinedVariableMessage, unknownFunctionMessage } from './hints.js';
 import { arityError, BUILTINS, type Builtin } from './builtins.js';
 import { evaluateCalc } from './calc.js';
 import { compileBinary } from './binary.js';
 import { compileSpine, isLongSpine, type SpineNode } from './chains.js';
+import { compileToolCall, type CallWith } from './calls.js';
 import { BINARY_OPERATIONS, decidedByLeft, indexInto, logicalOperand, member, UNARY_OPERATIONS } from './operators.js';
 import type { Run, ScriptCallSite } from './run.js';
 import { follow, Pending, type Continuation, type Waiting } from '../util/pending.js';
 import { Scope } from './scope.js';
-import { checkTotals, describe, MAX_VALUE_DEPTH, NuwaList, NuwaObject, setJsonKey, toJson, type Value } from '../values/values.js';
+import { describe, NuwaList, NuwaObject, type Value } from '../values/values.js';
 
 export type SyncEval = (rt: Run, scope: Scope) => Value;
 /**
@@ -522,7 +522,7 @@ function compileAsync(node: A.Expression): AsyncEval {
       };
     }
     case 'Call':
-      return compileToolCall(node).evaluate;
+      return compileToolCall(node, mapEach(node.arguments.properties, (p) => compileExpression(p.value))).evaluate;
     case 'Literal':
     case 'Variable':
       throw new Error(`internal: a ${node.type} node was marked as containing a CALL`);
@@ -574,87 +574,7 @@ export function unknownFunction(node: A.FunctionCall, rt: Pick<Run, 'hasTool'>):
   return new NuwaError('UnknownFunctionError', unknownFunctionMessage(node.name, (name) => rt.hasTool(name)), node);
 }
 
-/**
- * A CALL whose arguments need no waiting, with what to do with its answer (`andThen`): done at once
- * when the tool answers at once, else in the microtask in which its promise settles (callTool).
- */
-type CallWith = <R>(rt: Run, scope: Scope, andThen: (value: Value, site: ScriptCallSite) => R) => R | Waiting;
-
-const same = <T>(value: T): T => value;
-
 /** A CALL statement's or LET's or loop's CALL, compiled as a CallWith; null when its arguments can wait. */
 function compileCallWith(node: A.CallExpression): CallWith | null {
-  return compileToolCall(node).callWith;
-}
-
-function compileToolCall(node: A.CallExpression): { callWith: CallWith | null; evaluate: AsyncEval } {
-  const { tool } = node;
-  const keys = node.arguments.properties.map((p) => p.key);
-  const values = mapEach(node.arguments.properties, (p) => compileExpression(p.value));
-  const keyChars = keys.reduce((sum, key) => sum + key.length, 0);
-  const plainKeys = !keys.includes('__proto__');
-  const refuse = (items: number, chars: number, depth: number, rt: Run): never => {
-    checkTotals(items, chars, depth, rt.valueLimits, `the arguments of \`${tool}\``, node.arguments);
-    throw new Error('internal: arguments over the limits were not refused');
-  };
-
-  // The arguments object is a value built here, expanded into plain JSON for the tool: its totals
-  // are checked as each argument is added, before that argument is expanded.
-  const build = (rt: Run, parts: Value[]): JsonObject => {
-    const args: JsonObject = {};
-    let items = keys.length;
-    let chars = keyChars;
-    let depth = 1;
-    for (let i = 0; i < parts.length; i++) {
-      let value: Value | JsonValue = parts[i]!;
-      if (typeof value === 'object' && value !== null) {
-        items += value.totalItems;
-        chars += value.totalChars;
-        if (value.depth >= depth) depth = value.depth + 1;
-        if (items > rt.valueLimits.maxValueSize || chars > rt.valueLimits.maxStringLength || depth > MAX_VALUE_DEPTH) refuse(items, chars, depth, rt);
-        value = toJson(value, rt.valueLimits);
-      } else if (typeof value === 'string' && (chars += value.length) > rt.valueLimits.maxStringLength) {
-        refuse(items, chars, depth, rt);
-      }
-      if (plainKeys) args[keys[i]!] = value;
-      else setJsonKey(args, keys[i]!, value);
-    }
-    return args;
-  };
-
-  // One argument that is a number, a boolean or null adds nothing to check.
-  const buildOne = (rt: Run, value: Value): JsonObject => {
-    if (!plainKeys || (typeof value !== 'number' && typeof value !== 'boolean' && value !== null)) return build(rt, [value]);
-    const args: JsonObject = {};
-    args[keys[0]!] = value;
-    return args;
-  };
-
-  if (values.every((v) => v.sync !== null)) {
-    const syncValues = values.map((v) => v.sync!);
-    const only = syncValues.length === 1 ? syncValues[0]! : undefined;
-    // No await of our own: the tool's answer (or the promise of it) goes straight to `andThen`.
-    const callWith: CallWith =
-      only !== undefined
-        ? (rt, scope, andThen) => rt.callTool(tool, buildOne(rt, only(rt, scope)), node, scope, andThen)
-        : (rt, scope, andThen) => {
-            const parts: Value[] = new Array(syncValues.length);
-            for (let i = 0; i < syncValues.length; i++) parts[i] = syncValues[i]!(rt, scope);
-            return rt.callTool(tool, build(rt, parts), node, scope, andThen);
-          };
-    // As a part of a bigger expression, whose closures await promises, a Pending becomes one.
-    const evaluate: AsyncEval = (rt, scope) => {
-      const value = callWith(rt, scope, same);
-      return value instanceof Pending ? (value.asPromise() as Promise<Value>) : (value as Value | Promise<Value>);
-    };
-    return { callWith, evaluate };
-  }
-  return {
-    callWith: null,
-    evaluate: async (rt, scope) => {
-      const parts: Value[] = new Array(values.length);
-      for (let i = 0; i < values.length; i++) parts[i] = await evaluatePart(values[i]!, rt, scope);
-      return (await rt.callTool(tool, build(rt, parts), node, scope, same)) as Value;
-    },
-  };
+  return compileToolCall(node, mapEach(node.arguments.properties, (p) => compileExpression(p.value))).callWith;
 }
