@@ -4,6 +4,7 @@
 import type * as A from '../syntax/ast.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { checkTotals, MAX_VALUE_DEPTH, setJsonKey, toJson, type Value } from '../values/values.js';
+import { intern } from '../util/intern.js';
 import { Pending, type Waiting } from '../util/pending.js';
 import type { AsyncEval, Compiled } from './evaluator.js';
 import type { Run, ScriptCallSite } from './run.js';
@@ -22,7 +23,7 @@ const same = <T>(value: T): T => value;
  * (null otherwise), and as an expression (`evaluate`), for a CALL inside a bigger expression.
  */
 export function compileToolCall(node: A.CallExpression, values: Compiled[]): { callWith: CallWith | null; evaluate: AsyncEval } {
-  const { tool } = node;
+  const tool = intern(node.tool);
   const keys = node.arguments.properties.map((p) => p.key);
   const keyChars = keys.reduce((sum, key) => sum + key.length, 0);
   const make = argumentsMaker(keys);

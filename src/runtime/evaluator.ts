@@ -20,6 +20,7 @@ import type { Run, ScriptCallSite } from './run.js';
 import { follow, Pending, type Continuation, type Waiting } from '../util/pending.js';
 import { Scope } from './scope.js';
 import { describe, NuwaList, NuwaObject, type Value } from '../values/values.js';
+import { intern } from '../util/intern.js';
 
 export type SyncEval = (rt: Run, scope: Scope) => Value;
 /**
@@ -157,7 +158,7 @@ function compileStatement(node: A.Statement): Exec {
 }
 
 function compileLet(node: A.LetStatement): Exec {
-  const { name } = node;
+  const name = intern(node.name);
   // `LET x = CALL ...`: the value is assigned as the tool answers, in the same microtask.
   const call = node.value.type === 'Call' ? compileCallWith(node.value) : null;
   if (call !== null) {
@@ -241,6 +242,7 @@ function iterableError(value: Value, node: A.ForStatement): NuwaError {
 /** A compiled FOR loop: what each run of it needs. */
 interface CompiledLoop {
   node: A.ForStatement;
+  variable: string;
   statements: Exec[];
   /** Whether the body can call a tool, whose context keeps the scope of its iteration. */
   calls: boolean;
@@ -290,7 +292,7 @@ class LoopRun extends Pending implements Continuation {
         if (next >= items.length) return undefined;
         rt.tick(node);
         const item = items.at(next++);
-        if (this.loop.calls || this.spare === null) inner = this.spare = new Scope(this.scope, node.variable, item);
+        if (this.loop.calls || this.spare === null) inner = this.spare = new Scope(this.scope, this.loop.variable, item);
         else inner = this.spare.reset(item);
         statement = 0;
       }
@@ -330,7 +332,7 @@ class LoopRun extends Pending implements Continuation {
 
 function compileFor(node: A.ForStatement): Exec {
   const iterable = compileExpression(node.iterable);
-  const loop: CompiledLoop = { node, statements: mapEach(node.body, compileStatement), calls: node.body.some((statement) => statement.hasCall) };
+  const loop: CompiledLoop = { node, variable: intern(node.variable), statements: mapEach(node.body, compileStatement), calls: node.body.some((statement) => statement.hasCall) };
 
   const run = (rt: Run, scope: Scope, items: NuwaList): Waiting | undefined => {
     const loopRun = new LoopRun(loop, rt, scope, items);
@@ -410,7 +412,7 @@ export function compileSync(node: A.Expression): SyncEval {
       };
     }
     case 'Object': {
-      const keys = node.properties.map((p) => p.key);
+      const keys = node.properties.map((p) => intern(p.key));
       const values = mapEach(node.properties, (p) => compileSync(p.value));
       return (rt, scope) => {
         const out = new NuwaObject();
@@ -432,7 +434,8 @@ export function compileSync(node: A.Expression): SyncEval {
     }
     case 'Member': {
       const object = compileSync(node.object);
-      return (rt, scope) => member(object(rt, scope), node);
+      const key = intern(node.property);
+      return (rt, scope) => member(object(rt, scope), node, key);
     }
     case 'Index': {
       const object = compileSync(node.object);
@@ -530,7 +533,7 @@ function compileAsync(node: A.Expression): AsyncEval {
 }
 
 function compileVariable(node: A.Variable): SyncEval {
-  const { name } = node;
+  const name = intern(node.name);
   const program = compiling;
   return (rt, scope) => {
     const value = scope.lookup(name);

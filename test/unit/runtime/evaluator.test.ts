@@ -402,7 +402,7 @@ describe.each(ANSWERS)('expressions with CALL of a tool that answers %s', (_answ
     const take = tools({ take: (args) => (received.push(args), null) });
     await exec('CALL take { "a\\"b": 1, "c\\\\d": 2, "\\u2028": 3, "2024": 4, constructor: 5, z: 6 }', take);
     await exec('CALL take { __proto__: 7, x: [1] }\nCALL take { "__proto__": { y: 8 } }\nCALL take { only: "one" }', take);
-    expect(received).toEqual([{ 'a"b': 1, 'c\\d': 2, '\u2028': 3, 2024: 4, constructor: 5, z: 6 }, { ['__proto__']: 7, x: [1] }, { ['__proto__']: { y: 8 } }, { only: 'one' }]);
+    expect(received).toEqual<unknown[]>([{ 'a"b': 1, 'c\\d': 2, '\u2028': 3, 2024: 4, constructor: 5, z: 6 }, { ['__proto__']: 7, x: [1] }, { ['__proto__']: { y: 8 } }, { only: 'one' }]);
     expect(Object.keys(received[0]!)).toEqual(['2024', 'a"b', 'c\\d', '\u2028', 'constructor', 'z']);
     for (const args of received.slice(1, 3)) {
       expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
