@@ -132,7 +132,7 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
       } else {
         tokens[i] = retype(token, T.NumberLiteral, `0${token.image}`);
       }
-    } else if (type === T.NumberLiteral && !Number.isFinite(Number(token.image))) {
+    } else if (type === T.NumberLiteral && mayOverflow(token.image) && !Number.isFinite(Number(token.image))) {
       problems.add(at(token, `the number ${token.image} is too large`));
     } else {
       const problem = HABITS[token.tokenTypeIdx];
@@ -147,6 +147,11 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
     problems.add(at(depth.tooDeepAt, `nesting deeper than ${MAX_NESTING} levels (brackets, parentheses, unary operators and blocks): split the expression with LET`));
   }
   return { tokens, problems: problems.list.sort(byPositionLocal), problemCount: problems.count, maxNesting: depth.max, tooDeep: depth.tooDeepAt !== undefined };
+}
+
+/** Whether a number's text could be past the largest number (about 1.8e308): only with an exponent or 309 digits. */
+function mayOverflow(image: string): boolean {
+  return image.length > 308 || image.includes('e') || image.includes('E');
 }
 
 /** Marks a token the loop above removes (`x++`, the f of f"..."). */
