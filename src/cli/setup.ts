@@ -8,6 +8,7 @@ import type { JsonValue } from '../values/json.js';
 import { copyJson, NotJsonError, setJsonKey } from '../values/values.js';
 import { describeThrown } from '../util/foreign.js';
 import { splitCommandLine } from '../providers/command-line.js';
+import { ToolLoadError } from '../providers/load-error.js';
 import type { LoadFailure } from '../providers/executables.js';
 import type { Limits } from '../runtime/limits.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -96,7 +97,7 @@ export async function loadRegistry(values: SharedValues, io: CliIO): Promise<Loa
     if (values.state !== undefined) applyState(registry, values.state, io.cwd);
   } catch (error) {
     await close();
-    if (modules !== undefined && error instanceof modules.ToolLoadError) throw new UsageError(error.message);
+    if (error instanceof ToolLoadError) throw new UsageError(error.message);
     throw error;
   } finally {
     process.removeListener('SIGINT', onInterrupt);
