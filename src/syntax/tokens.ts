@@ -75,19 +75,21 @@ export const Fence = createToken({ name: 'Fence', pattern: /(?:```|~~~)[^\n\r]*/
 const ESCAPED = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't'].map((c) => c.charCodeAt(0)));
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 
-/** Where the string starting at `offset` ends, whether it closes, and whether its escapes are JSON's. */
-function scanString(text: string, offset: number, stops: RegExp): { end: number; closed: boolean; valid: boolean } {
+/** What scanString found (one record, reused: the lexer calls it for every string). */
+const scanned = { end: 0, closed: false, valid: true };
+
+/** Where the string starting at `offset` ends, whether it closes, and whether its escapes are JSON's: in `scanned`. */
+function scanString(text: string, offset: number, stops: RegExp): typeof scanned {
   const quote = text.charCodeAt(offset);
   let valid = true;
   let at = offset + 1;
   for (;;) {
     stops.lastIndex = at;
-    const found = stops.exec(text);
-    if (found === null) return { end: text.length, closed: false, valid };
-    const i = found.index;
+    if (!stops.test(text)) return found(text.length, false, valid);
+    const i = stops.lastIndex - 1; // every stop is one character
     const code = text.charCodeAt(i);
-    if (code === quote) return { end: i + 1, closed: true, valid };
-    if (code === 10 || code === 13) return { end: i, closed: false, valid };
+    if (code === quote) return found(i + 1, true, valid);
+    if (code === 10 || code === 13) return found(i, false, valid);
     const next = text.charCodeAt(i + 1); // after a backslash
     if (ESCAPED.has(next)) at = i + 2;
     else if (next === 117 && HEX4.test(text.slice(i + 2, i + 6))) at = i + 6; // \uXXXX
@@ -98,12 +100,20 @@ function scanString(text: string, offset: number, stops: RegExp): { end: number;
   }
 }
 
+function found(end: number, closed: boolean, valid: boolean): typeof scanned {
+  scanned.end = end;
+  scanned.closed = closed;
+  scanned.valid = valid;
+  return scanned;
+}
+
 /** A Chevrotain custom pattern for strings quoted with `quote`: `wellFormed` ones only, or any. */
 function stringPattern(quote: '"' | "'", wellFormed: boolean) {
   const stops = quote === '"' ? /["\\\n\r]/g : /['\\\n\r]/g;
+  const code = quote.charCodeAt(0);
   return {
     exec(text: string, offset: number): RegExpExecArray | null {
-      if (text[offset] !== quote) return null;
+      if (text.charCodeAt(offset) !== code) return null;
       const { end, closed, valid } = scanString(text, offset, stops);
       if (wellFormed && !(closed && valid)) return null;
       return [text.slice(offset, end)] as unknown as RegExpExecArray;
