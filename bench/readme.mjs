@@ -16,17 +16,18 @@ export function tableOf(report) {
     const spread = r.error || r.min === r.max ? '' : `${fmt(r.min)}–${fmt(r.max)}`;
     const target = r.target === undefined ? '—' : `≤ ${r.target}${r.unit}`;
     const status = r.target === undefined ? '' : r.pass ? 'met' : 'missed';
-    return `| ${r.name} | ${r.against ?? ''} | ${value} | ${spread} | ${target} | ${status} |`;
+    const rss = r.peakRssMb === undefined ? '' : `${Math.round(r.peakRssMb)} MB`;
+    return `| ${r.name} | ${r.against ?? ''} | ${value} | ${spread} | ${target} | ${status} | ${rss} |`;
   });
   const m = report.machine;
   return [
     START,
     `Measured by \`${report.command}\` on ${report.date.slice(0, 10)}: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node} (${m.platform}).`,
     `Ratios are median (and min–max) of ${report.rounds.rounds} warm rounds after ${report.rounds.warmup} warm-up rounds, interpreter and floor alternating in one process;`,
-    `cold start is the median of ${report.rounds.pairs} process pairs.`,
+    `cold start is the median of ${report.rounds.pairs} process pairs. Peak RSS is that of the process that measured the row.`,
     '',
-    '| measure | against | median | range | target | |',
-    '|---|---|---|---|---|---|',
+    '| measure | against | median | range | target | | peak RSS |',
+    '|---|---|---|---|---|---|---|',
     ...rows,
     END,
   ].join('\n');

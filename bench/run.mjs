@@ -14,7 +14,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { writeReadmeTable } from './readme.mjs';
 
@@ -22,7 +22,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, shared: { type: 'string' }, 'no-readme': { type: 'boolean' } } });
 const quick = values.quick === true;
-const shared = path.resolve(values.shared ?? process.env.NUWA_BENCH_DIR ?? path.join(root, '..', 'shared', 'bench'));
+const shared = path.resolve(values.shared ?? process.env.NUWA_BENCH_DIR ?? findShared(root));
 if (!existsSync(path.join(shared, 'gen.mjs'))) fail(`no workloads at ${shared} (pass --shared <dir> or set NUWA_BENCH_DIR)`);
 if (!existsSync(path.join(root, 'dist', 'index.js'))) fail('build first (npm run build)');
 
@@ -34,6 +34,14 @@ writeFileSync(path.join(work, 'one_line.nuwa'), 'PRINT("ready")\n');
 const plan = quick ? { warmup: 2, rounds: 5, pairs: 7, cold: 3 } : { warmup: 3, rounds: 9, pairs: 15, cold: 7 };
 const started = performance.now();
 const results = [];
+
+/** The nearest shared/bench (with its gen.mjs) next to the project or a folder above it: ../shared/bench from a checkout, ../../shared/bench from a worktree. */
+function findShared(from) {
+  for (let dir = path.dirname(from); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'shared', 'bench');
+    if (existsSync(path.join(candidate, 'gen.mjs')) || dir === path.dirname(dir)) return candidate;
+  }
+}
 
 function fail(message) {
   console.error(`bench: ${message}`);
@@ -55,6 +63,13 @@ function node(args, timeoutMs) {
     return { error: why };
   }
   return JSON.parse(child.stdout.trim().split('\n').pop());
+}
+
+/** Peak resident memory of a whole process, in MB (one more run, untimed: a reporter preloaded into it). */
+function processPeakRssMb(args) {
+  const child = spawnSync(process.execPath, ['--import', pathToFileURL(path.join(here, 'peak-rss.mjs')).href, ...args], { encoding: 'utf8', cwd: work });
+  const line = child.stderr.split('\n').find((l) => l.startsWith('peak-rss-mb '));
+  return line === undefined ? undefined : Number(line.slice('peak-rss-mb '.length));
 }
 
 /** Wall time of a whole process, in ms. */
@@ -108,7 +123,11 @@ const nodeZero = ['-e', '0'];
     ms.push(ours);
     ratios.push(ours / theirs);
   }
-  record('cli_cold_start', { ...summary(ratios), unit: '×' }, 2.5, { against: 'node -e 0', nuwaMs: summary(ms).median });
+  record('cli_cold_start', { ...summary(ratios), unit: '×' }, 2.5, {
+    against: 'node -e 0',
+    nuwaMs: summary(ms).median,
+    peakRssMb: processPeakRssMb([path.join(root, 'bin', 'nuwa'), 'run', 'one_line.nuwa']),
+  });
 }
 {
   const ms = [];
@@ -119,7 +138,14 @@ const nodeZero = ['-e', '0'];
     ratios.push(ours / processMs(nodeZero));
   }
   // No target in the issue: reported so that a regression in first-run cost shows.
-  results.push({ name: 'model_script_cold', ...summary(ms), unit: ' ms', against: 'whole process', ratioToNodeStart: summary(ratios).median });
+  results.push({
+    name: 'model_script_cold',
+    ...summary(ms),
+    unit: ' ms',
+    against: 'whole process',
+    ratioToNodeStart: summary(ratios).median,
+    peakRssMb: processPeakRssMb([path.join(here, 'cold.mjs')]),
+  });
   console.log(`${'model_script_cold'.padEnd(30)} ${fmt(summary(ms).median)} ms (${fmt(summary(ratios).median)}× node -e 0)`);
 }
 

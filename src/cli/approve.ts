@@ -1,6 +1,5 @@
 // Approval on the command line (TOOLS.md §6): ask on an interactive terminal, approve everything
 // with --yes, and otherwise deny (an unattended run never performs an unapproved write).
-import { createInterface } from 'node:readline/promises';
 import type { ApprovalHook } from '../tools/types.js';
 
 export function cliApproval(options: { yes: boolean; interactive: boolean }): ApprovalHook | undefined {
@@ -11,6 +10,7 @@ export function cliApproval(options: { yes: boolean; interactive: boolean }): Ap
     };
   }
   return async ({ toolName, confirm, args }) => {
+    const { createInterface } = await import('node:readline/promises'); // only when someone is asked
     const shown = JSON.stringify(args);
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {

@@ -3,9 +3,9 @@
 import { parseArgs } from 'node:util';
 import { plan as makePlan } from '../check/check.js';
 import { UsageError, type CliIO } from './io.js';
-import { CHECK_OPTIONS, formatPlan, formatProblems } from './plan-view.js';
+import { formatPlan, formatProblems } from './plan-view.js';
 import { readScript } from './run.js';
-import { loadRegistry, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
+import { CHECK_OPTIONS, loadRegistry, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
 
 export const CHECK_HELP = `Usage: nuwa check <file.nuwa | -> [options]
 

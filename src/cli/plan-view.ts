@@ -8,12 +8,6 @@ import type { Problem } from '../check/problems.js';
 import { codeFrame } from '../syntax/source.js';
 import type { CliIO } from './io.js';
 
-/** The options `check` and `run` add to the shared ones. */
-export const CHECK_OPTIONS = {
-  plan: { type: 'boolean' },
-  check: { type: 'boolean' },
-} as const;
-
 /** `file:line:col: error: Kind: message` and a code frame for each problem, then a count. */
 export function formatProblems(problems: readonly Problem[], source: string, fileName: string, color: boolean): string {
   const paint = color ? pc : pc.createColors(false);

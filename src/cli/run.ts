@@ -8,11 +8,14 @@ import type { NuwaEvent, RunStats } from '../events.js';
 import { Interpreter } from '../runtime/interpreter.js';
 import { cliApproval } from './approve.js';
 import { UsageError, type CliIO, type Interruption } from './io.js';
-import { errorToJson, formatError, type JsonError } from './report.js';
-import { loadRegistry, parseLimits, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
+import type { JsonError } from './report.js';
+import { CHECK_OPTIONS, loadRegistry, parseLimits, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { CHECK_OPTIONS, preflight } from './plan-view.js';
+import type { Preflight } from './plan-view.js';
 import type { JsonValue } from '../values/json.js';
+
+// What only some runs need is loaded when they need it, so that `nuwa run` starts quickly: the checker
+// for --check and --plan (plan-view.ts), the error report (report.ts) when the script fails.
 
 export const RUN_HELP = `Usage: nuwa run <file.nuwa | -> [options]
 
@@ -76,7 +79,8 @@ async function runLoaded(registry: ToolRegistry, source: string, fileName: strin
   const json = values.json === true;
   const trace = values.trace === undefined ? undefined : openTrace(values.trace, io.cwd);
   let stats: RunStats = { steps: 0, toolCalls: 0, durationMs: 0 };
-  const before = await preflight(source, fileName, registry, variables, { check: values.check, plan: values.plan, yes: values.yes, json }, io);
+  const flags = { check: values.check, plan: values.plan, yes: values.yes, json };
+  const before: Preflight = flags.check || flags.plan ? await (await import('./plan-view.js')).preflight(source, fileName, registry, variables, flags, io) : {};
   if (before.refusal) {
     trace?.close();
     if (json) io.stdout(`${JSON.stringify({ ...report(false, [], {}, registry.defaultSession.toJSON(), stats, before.refusal.error), ...before.report })}\n`);
@@ -115,6 +119,7 @@ async function runLoaded(registry: ToolRegistry, source: string, fileName: strin
     // The output is gone: nothing more can be shown there. A closed pipe is the reader's choice
     // (`| head -1`) and ends quietly; any other failure is reported once, by the caller.
     if (interruption?.kind === 'output') return interruption.closed ? 0 : 1;
+    const { errorToJson, formatError } = await import('./report.js');
     if (json) {
       io.stdout(`${JSON.stringify({ ...report(false, printed, error.variables ?? {}, registry.defaultSession.toJSON(), stats, errorToJson(error)), ...before.report })}\n`);
     } else {

@@ -7,12 +7,18 @@ import type { ParseArgsConfig } from 'node:util';
 import type { JsonValue } from '../values/json.js';
 import { copyJson, NotJsonError, setJsonKey } from '../values/values.js';
 import { describeThrown } from '../util/foreign.js';
-import { loadToolModule, ToolLoadError } from '../providers/module.js';
 import { splitCommandLine } from '../providers/command-line.js';
+import { ToolLoadError } from '../providers/load-error.js';
 import type { LoadFailure } from '../providers/executables.js';
 import type { Limits } from '../runtime/limits.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { UsageError, type CliIO } from './io.js';
+
+/** The options `check` and `run` add to the shared ones. */
+export const CHECK_OPTIONS = {
+  plan: { type: 'boolean' },
+  check: { type: 'boolean' },
+} as const;
 
 export const SHARED_OPTIONS = {
   tools: { type: 'string', multiple: true },
@@ -72,8 +78,13 @@ export async function loadRegistry(values: SharedValues, io: CliIO): Promise<Loa
   const stopIfInterrupted = () => {
     if (interrupted.signal.aborted) throw interrupted.signal.reason;
   };
+  // The module loader is loaded only for --tools: `nuwa run` starts faster without it.
+  let modules: typeof import('../providers/module.js') | undefined;
   try {
-    for (const specifier of values.tools ?? []) await loadToolModule(registry, specifier, io.cwd);
+    for (const specifier of values.tools ?? []) {
+      modules ??= await import('../providers/module.js');
+      await modules.loadToolModule(registry, specifier, io.cwd);
+    }
     for (const dir of values['tools-dir'] ?? []) {
       const loaded = await registry.loadExecutables(path.resolve(io.cwd, dir), { signal: interrupted.signal });
       failures.push(...loaded.failures.map((failure) => ({ ...failure, source: path.relative(io.cwd, failure.source) || failure.source })));

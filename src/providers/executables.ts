@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ConfirmLevel, ToolCategory, ToolContext, ToolDefinition } from '../tools/types.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
-import { ToolLoadError } from './module.js';
+import { ToolLoadError } from './load-error.js';
 import { lastLines, runProcess, SpawnError, type ProcessOutcome } from './subprocess.js';
 
 export interface ExecutableOptions {

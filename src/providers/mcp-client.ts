@@ -12,7 +12,7 @@ import type { ConfirmLevel, ToolCategory, ToolContext, ToolDefinition } from '..
 import type { JsonObject, JsonValue } from '../values/json.js';
 import type { LoadFailure } from './executables.js';
 import { confirmFromHints, errorText, resultValue, toIdentifier, type McpToolResult } from './mcp-mapping.js';
-import { ToolLoadError } from './module.js';
+import { ToolLoadError } from './load-error.js';
 import { lastLines } from './subprocess.js';
 
 export interface McpConnectOptions {

@@ -12,10 +12,9 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { describeThrown, thenOf } from '../util/foreign.js';
 
-/** Loading tools failed: the message says which module and why. */
-export class ToolLoadError extends Error {
-  override readonly name = 'ToolLoadError';
-}
+import { ToolLoadError } from './load-error.js';
+
+export { ToolLoadError };
 
 export type ToolModuleExport = ToolDefinition[] | ((registry: ToolRegistry) => void | Promise<void>);
 

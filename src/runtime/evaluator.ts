@@ -9,18 +9,26 @@
 // gives the event loop once per time slice (Run.yieldDue), at a loop iteration or between statements.
 import type * as A from '../syntax/ast.js';
 import { NuwaError } from '../errors.js';
-import type { JsonObject, JsonValue } from '../values/json.js';
 import { undefinedVariableMessage, unknownFunctionMessage } from './hints.js';
 import { arityError, BUILTINS, type Builtin } from './builtins.js';
 import { evaluateCalc } from './calc.js';
+import { compileBinary } from './binary.js';
 import { compileSpine, isLongSpine, type SpineNode } from './chains.js';
+import { compileToolCall, type CallWith } from './calls.js';
 import { BINARY_OPERATIONS, decidedByLeft, indexInto, logicalOperand, member, UNARY_OPERATIONS } from './operators.js';
-import type { Run } from './run.js';
+import type { Run, ScriptCallSite } from './run.js';
+import { follow, Pending, type Continuation, type Waiting } from '../util/pending.js';
 import { Scope } from './scope.js';
-import { checkTotals, describe, MAX_VALUE_DEPTH, NuwaList, NuwaObject, setJsonKey, toJson, type Value } from '../values/values.js';
+import { describe, NuwaList, NuwaObject, type Value } from '../values/values.js';
+import { intern } from '../util/intern.js';
 
 export type SyncEval = (rt: Run, scope: Scope) => Value;
-export type AsyncEval = (rt: Run, scope: Scope) => Promise<Value>;
+/**
+ * An expression that may reach a CALL: its value, or a promise of it when it had to wait. (A tool
+ * that returns a plain value answers at once, so a CALL costs a promise only when the tool does.)
+ * A Value is never a Promise, so `instanceof Promise` tells the two apart.
+ */
+export type AsyncEval = (rt: Run, scope: Scope) => Value | Promise<Value>;
 /** A compiled expression: exactly one of the two is set, chosen by the node's `hasCall`. */
 export interface Compiled {
   sync: SyncEval | null;
@@ -34,7 +42,7 @@ export interface Compiled {
  * that point. So a CALL-free stretch of script costs no promise, and a long one still lets timers,
  * signals and Ctrl-C in.
  */
-export type Exec = (rt: Run, scope: Scope) => Promise<void> | undefined;
+export type Exec = (rt: Run, scope: Scope) => Waiting | undefined;
 
 /** A compiled program. */
 export type CompiledProgram = Exec;
@@ -66,21 +74,51 @@ function compileBlock(runs: Exec[]): Exec {
   if (runs.length === 1) return runs[0]!;
   return (rt, scope) => {
     for (let i = 0; i < runs.length; i++) {
-      const pending = runs[i]!(rt, scope);
-      if (pending !== undefined) return finishBlock(runs, i + 1, pending, rt, scope);
-      if (rt.yieldDue) return finishBlock(runs, i + 1, rt.yieldTurn(), rt, scope);
+      const waiting = runs[i]!(rt, scope);
+      if (waiting !== undefined) return new BlockRun(runs, i + 1, rt, scope).after(waiting);
+      if (rt.yieldDue) return new BlockRun(runs, i + 1, rt, scope).after(rt.yieldTurn());
     }
     return undefined;
   };
 }
 
-/** The rest of a block once one of its statements had to wait. */
-async function finishBlock(runs: Exec[], from: number, pending: Promise<void>, rt: Run, scope: Scope): Promise<void> {
-  await pending;
-  for (let i = from; i < runs.length; i++) {
-    const next = runs[i]!(rt, scope);
-    if (next !== undefined) await next;
-    if (rt.yieldDue) await rt.yieldTurn();
+/** The rest of a block once one of its statements had to wait: goes on each time what it waits for is done. */
+class BlockRun extends Pending implements Continuation {
+  // Fields set in the constructor (`declare`d): see Pending.
+  private declare readonly runs: Exec[];
+  private declare next: number;
+  private declare readonly rt: Run;
+  private declare readonly scope: Scope;
+
+  constructor(runs: Exec[], next: number, rt: Run, scope: Scope) {
+    super();
+    this.runs = runs;
+    this.next = next;
+    this.rt = rt;
+    this.scope = scope;
+  }
+
+  after(waiting: Waiting): this {
+    follow(waiting, this);
+    return this;
+  }
+
+  resume(): void {
+    const { runs, rt, scope } = this;
+    try {
+      while (this.next < runs.length) {
+        const waiting = runs[this.next++]!(rt, scope);
+        if (waiting !== undefined) return follow(waiting, this);
+        if (rt.yieldDue) return follow(rt.yieldTurn(), this);
+      }
+    } catch (error) {
+      return this.rejectWith(error);
+    }
+    this.resolveWith(undefined);
+  }
+
+  fail(error: unknown): void {
+    this.rejectWith(error);
   }
 }
 
@@ -93,6 +131,13 @@ function compileStatement(node: A.Statement): Exec {
     case 'For':
       return compileFor(node);
     case 'ExpressionStatement': {
+      const call = node.expression.type === 'Call' ? compileCallWith(node.expression) : null;
+      if (call !== null) {
+        return (rt, scope) => {
+          rt.tick(node);
+          return call(rt, scope, nothing);
+        };
+      }
       const expression = compileExpression(node.expression);
       if (expression.sync) {
         const run = expression.sync;
@@ -103,16 +148,27 @@ function compileStatement(node: A.Statement): Exec {
         };
       }
       const run = expression.async!;
-      return async (rt, scope) => {
+      return (rt, scope) => {
         rt.tick(node);
-        await run(rt, scope);
+        const value = run(rt, scope);
+        return value instanceof Promise ? value.then(nothing) : undefined;
       };
     }
   }
 }
 
 function compileLet(node: A.LetStatement): Exec {
-  const { name } = node;
+  const name = intern(node.name);
+  // `LET x = CALL ...`: the value is assigned as the tool answers, in the same microtask.
+  const call = node.value.type === 'Call' ? compileCallWith(node.value) : null;
+  if (call !== null) {
+    // Made once: the site of the call knows the scope to assign in.
+    const assign = (value: Value, site: ScriptCallSite): undefined => void site.scope.assign(name, value);
+    return (rt, scope) => {
+      rt.tick(node);
+      return call(rt, scope, assign);
+    };
+  }
   const value = compileExpression(node.value);
   if (value.sync) {
     const run = value.sync;
@@ -123,11 +179,16 @@ function compileLet(node: A.LetStatement): Exec {
     };
   }
   const run = value.async!;
-  return async (rt, scope) => {
+  return (rt, scope) => {
     rt.tick(node);
-    scope.assign(name, await run(rt, scope));
+    const result = run(rt, scope);
+    if (result instanceof Promise) return result.then((settled) => scope.assign(name, settled));
+    scope.assign(name, result);
+    return undefined;
   };
 }
+
+const nothing = (): undefined => undefined;
 
 function conditionError(value: Value, node: A.IfStatement): NuwaError {
   return new NuwaError(
@@ -137,7 +198,6 @@ function conditionError(value: Value, node: A.IfStatement): NuwaError {
   );
 }
 
-const nothing: Exec = () => undefined;
 
 function compileIf(node: A.IfStatement): Exec {
   const condition = compileExpression(node.condition);
@@ -153,13 +213,24 @@ function compileIf(node: A.IfStatement): Exec {
       throw conditionError(value, node);
     };
   }
+  const branch = (value: Value, rt: Run, scope: Scope): Waiting | undefined => {
+    if (value === true) return then(rt, scope);
+    if (value === false) return otherwise(rt, scope);
+    throw conditionError(value, node);
+  };
+  const call = node.condition.type === 'Call' ? compileCallWith(node.condition) : null;
+  if (call !== null) {
+    const decide = (value: Value, site: ScriptCallSite) => branch(value, site.run, site.scope);
+    return (rt, scope) => {
+      rt.tick(node);
+      return call(rt, scope, decide);
+    };
+  }
   const test = condition.async!;
-  return async (rt, scope) => {
+  return (rt, scope) => {
     rt.tick(node);
-    const value = await test(rt, scope);
-    if (typeof value !== 'boolean') throw conditionError(value, node);
-    const pending = (value ? then : otherwise)(rt, scope);
-    if (pending !== undefined) await pending;
+    const value = test(rt, scope);
+    return value instanceof Promise ? value.then((settled) => branch(settled, rt, scope)) : branch(value, rt, scope);
   };
 }
 
@@ -168,79 +239,108 @@ function iterableError(value: Value, node: A.ForStatement): NuwaError {
   return new NuwaError('InvalidIterableError', `FOR needs a list to loop over, got ${describe(value)}${hint}`, node.iterable);
 }
 
-/** Where a loop that had to wait goes on: the next item, the next statement of the current iteration. */
-interface LoopPosition {
-  next: number;
-  statement: number;
-  inner: Scope | null;
+/** A compiled FOR loop: what each run of it needs. */
+interface CompiledLoop {
+  node: A.ForStatement;
+  variable: string;
+  statements: Exec[];
+  /** Whether the body can call a tool, whose context keeps the scope of its iteration. */
+  calls: boolean;
 }
 
-function compileFor(node: A.ForStatement): Exec {
-  const { variable } = node;
-  const iterable = compileExpression(node.iterable);
-  const statements = mapEach(node.body, compileStatement);
+/**
+ * One run of a FOR loop: where it is — the next item, the next statement of the current iteration —
+ * and, once it has had to wait, the Pending of its rest. step() runs the loop from there until it
+ * ends (undefined) or must wait (for a tool that answered with a promise, or for a turn of the
+ * event loop once the time slice is spent); when that is done, resume() steps on, in the microtask
+ * in which it was done. So a long loop keeps running in this one method, optimised once, whether or
+ * not it waited, and the body's statements run inline. Lists never change, so iterating `items` is
+ * iterating the list as it was when the loop began.
+ */
+class LoopRun extends Pending implements Continuation {
+  // Fields set in the constructor (`declare`d): see Pending.
+  private declare next: number;
+  private declare statement: number;
+  private declare inner: Scope | null;
+  /** The scope of the last iteration, emptied for the next one when nothing can have kept it. */
+  private declare spare: Scope | null;
+  private declare readonly loop: CompiledLoop;
+  private declare readonly rt: Run;
+  private declare readonly scope: Scope;
+  private declare readonly items: NuwaList;
 
-  /**
-   * Runs the loop from `at` until it ends (undefined) or must wait (the promise to wait for: a
-   * tool call, or a turn of the event loop once the time slice is spent). After the wait the loop
-   * comes back here, so a long loop keeps running in this one function, optimised once, whether
-   * or not it waited; the body's statements run inline. Lists never change, so iterating `items`
-   * is iterating the list as it was when the loop began.
-   */
-  const step = (rt: Run, scope: Scope, items: NuwaList, at: LoopPosition): Promise<void> | undefined => {
-    let next = at.next;
-    let statement = at.statement;
-    let inner = at.inner;
+  constructor(loop: CompiledLoop, rt: Run, scope: Scope, items: NuwaList) {
+    super();
+    this.next = 0;
+    this.statement = 0;
+    this.inner = null;
+    this.spare = null;
+    this.loop = loop;
+    this.rt = rt;
+    this.scope = scope;
+    this.items = items;
+  }
+
+  step(): Waiting | undefined {
+    const { rt, items } = this;
+    const { node, statements } = this.loop;
+    let next = this.next;
+    let statement = this.statement;
+    let inner = this.inner;
     for (;;) {
       if (inner === null) {
         if (next >= items.length) return undefined;
         rt.tick(node);
-        inner = new Scope(scope, variable, items.at(next++));
+        const item = items.at(next++);
+        if (this.loop.calls || this.spare === null) inner = this.spare = new Scope(this.scope, this.loop.variable, item);
+        else inner = this.spare.reset(item);
         statement = 0;
       }
       while (statement < statements.length) {
-        const pending = statements[statement++]!(rt, inner);
-        if (pending !== undefined) {
-          at.next = next;
-          at.statement = statement;
-          at.inner = inner;
-          return pending;
+        const waiting = statements[statement++]!(rt, inner);
+        if (waiting !== undefined) {
+          this.next = next;
+          this.statement = statement;
+          this.inner = inner;
+          return waiting;
         }
       }
       inner = null;
       if (rt.yieldDue) {
-        at.next = next;
-        at.inner = null;
+        this.next = next;
+        this.inner = null;
         return rt.yieldTurn();
       }
     }
-  };
+  }
 
-  const resume = async (pending: Promise<void>, rt: Run, scope: Scope, items: NuwaList, at: LoopPosition): Promise<void> => {
-    for (let wait: Promise<void> | undefined = pending; wait !== undefined; wait = step(rt, scope, items, at)) await wait;
-  };
-
-  // A body that calls a tool waits at (nearly) every iteration: such a loop is async from the start,
-  // as a plain loop with an await per call, instead of going back and forth through `step`.
-  const callingLoop = async (rt: Run, scope: Scope, items: NuwaList): Promise<void> => {
-    for (let i = 0; i < items.length; i++) {
-      rt.tick(node);
-      const inner = new Scope(scope, variable, items.at(i));
-      for (let j = 0; j < statements.length; j++) {
-        const pending = statements[j]!(rt, inner);
-        if (pending !== undefined) await pending;
-      }
-      if (rt.yieldDue) await rt.yieldTurn(); // a tool that returns at once gives no turn by itself
+  resume(): void {
+    let waiting: Waiting | undefined;
+    try {
+      waiting = this.step();
+    } catch (error) {
+      return this.rejectWith(error);
     }
-  };
+    if (waiting === undefined) this.resolveWith(undefined);
+    else follow(waiting, this);
+  }
 
-  const run = node.body.some((statement) => statement.hasCall)
-    ? callingLoop
-    : (rt: Run, scope: Scope, items: NuwaList): Promise<void> | undefined => {
-        const at: LoopPosition = { next: 0, statement: 0, inner: null };
-        const pending = step(rt, scope, items, at);
-        return pending === undefined ? undefined : resume(pending, rt, scope, items, at);
-      };
+  fail(error: unknown): void {
+    this.rejectWith(error);
+  }
+}
+
+function compileFor(node: A.ForStatement): Exec {
+  const iterable = compileExpression(node.iterable);
+  const loop: CompiledLoop = { node, variable: intern(node.variable), statements: mapEach(node.body, compileStatement), calls: node.body.some((statement) => statement.hasCall) };
+
+  const run = (rt: Run, scope: Scope, items: NuwaList): Waiting | undefined => {
+    const loopRun = new LoopRun(loop, rt, scope, items);
+    const waiting = loopRun.step();
+    if (waiting === undefined) return undefined;
+    follow(waiting, loopRun);
+    return loopRun;
+  };
 
   if (iterable.sync) {
     const list = iterable.sync;
@@ -251,13 +351,23 @@ function compileFor(node: A.ForStatement): Exec {
       return run(rt, scope, items);
     };
   }
-  const list = iterable.async!;
-  return async (rt, scope) => {
-    rt.tick(node);
-    const items = await list(rt, scope);
+  const loopOver = (items: Value, rt: Run, scope: Scope): Waiting | undefined => {
     if (!(items instanceof NuwaList)) throw iterableError(items, node);
-    const pending = run(rt, scope, items);
-    if (pending !== undefined) await pending;
+    return run(rt, scope, items);
+  };
+  const call = node.iterable.type === 'Call' ? compileCallWith(node.iterable) : null;
+  if (call !== null) {
+    const over = (items: Value, site: ScriptCallSite) => loopOver(items, site.run, site.scope);
+    return (rt, scope) => {
+      rt.tick(node);
+      return call(rt, scope, over);
+    };
+  }
+  const list = iterable.async!;
+  return (rt, scope) => {
+    rt.tick(node);
+    const items = list(rt, scope);
+    return items instanceof Promise ? items.then((settled) => loopOver(settled, rt, scope)) : loopOver(items, rt, scope);
   };
 }
 
@@ -302,7 +412,7 @@ export function compileSync(node: A.Expression): SyncEval {
       };
     }
     case 'Object': {
-      const keys = node.properties.map((p) => p.key);
+      const keys = node.properties.map((p) => intern(p.key));
       const values = mapEach(node.properties, (p) => compileSync(p.value));
       return (rt, scope) => {
         const out = new NuwaObject();
@@ -310,14 +420,8 @@ export function compileSync(node: A.Expression): SyncEval {
         return out.seal(rt.valueLimits, node);
       };
     }
-    case 'Binary': {
-      const operation = BINARY_OPERATIONS[node.operator];
-      const left = compileSync(node.left);
-      const right = compileSync(node.right);
-      // Only equality walks values (and watches the clock as it goes); the others need no limits.
-      if (node.operator === '==' || node.operator === '!=') return (rt, scope) => operation(left(rt, scope), right(rt, scope), node, rt.valueLimits);
-      return (rt, scope) => operation(left(rt, scope), right(rt, scope), node);
-    }
+    case 'Binary':
+      return compileBinary(node, compileSync(node.left), compileSync(node.right));
     case 'Logical': {
       const left = compileSync(node.left);
       const right = compileSync(node.right);
@@ -330,7 +434,8 @@ export function compileSync(node: A.Expression): SyncEval {
     }
     case 'Member': {
       const object = compileSync(node.object);
-      return (rt, scope) => member(object(rt, scope), node);
+      const key = intern(node.property);
+      return (rt, scope) => member(object(rt, scope), node, key);
     }
     case 'Index': {
       const object = compileSync(node.object);
@@ -420,7 +525,7 @@ function compileAsync(node: A.Expression): AsyncEval {
       };
     }
     case 'Call':
-      return compileToolCall(node);
+      return compileToolCall(node, mapEach(node.arguments.properties, (p) => compileExpression(p.value))).evaluate;
     case 'Literal':
     case 'Variable':
       throw new Error(`internal: a ${node.type} node was marked as containing a CALL`);
@@ -428,7 +533,7 @@ function compileAsync(node: A.Expression): AsyncEval {
 }
 
 function compileVariable(node: A.Variable): SyncEval {
-  const { name } = node;
+  const name = intern(node.name);
   const program = compiling;
   return (rt, scope) => {
     const value = scope.lookup(name);
@@ -472,52 +577,7 @@ export function unknownFunction(node: A.FunctionCall, rt: Pick<Run, 'hasTool'>):
   return new NuwaError('UnknownFunctionError', unknownFunctionMessage(node.name, (name) => rt.hasTool(name)), node);
 }
 
-function compileToolCall(node: A.CallExpression): AsyncEval {
-  const { tool } = node;
-  const keys = node.arguments.properties.map((p) => p.key);
-  const values = mapEach(node.arguments.properties, (p) => compileExpression(p.value));
-  const keyChars = keys.reduce((sum, key) => sum + key.length, 0);
-  const put = keys.includes('__proto__') ? setJsonKey : (args: JsonObject, key: string, value: JsonValue) => void (args[key] = value);
-  const refuse = (items: number, chars: number, depth: number, rt: Run): never => {
-    checkTotals(items, chars, depth, rt.valueLimits, `the arguments of \`${tool}\``, node.arguments);
-    throw new Error('internal: arguments over the limits were not refused');
-  };
-
-  // The arguments object is a value built here, expanded into plain JSON for the tool: its totals
-  // are checked as each argument is added, before that argument is expanded.
-  const build = (rt: Run, parts: Value[]): JsonObject => {
-    const args: JsonObject = {};
-    let items = keys.length;
-    let chars = keyChars;
-    let depth = 1;
-    for (let i = 0; i < parts.length; i++) {
-      const value = parts[i]!;
-      if (typeof value === 'object' && value !== null) {
-        items += value.totalItems;
-        chars += value.totalChars;
-        if (value.depth >= depth) depth = value.depth + 1;
-        if (items > rt.valueLimits.maxValueSize || chars > rt.valueLimits.maxStringLength || depth > MAX_VALUE_DEPTH) refuse(items, chars, depth, rt);
-        put(args, keys[i]!, toJson(value, rt.valueLimits));
-      } else {
-        if (typeof value === 'string' && (chars += value.length) > rt.valueLimits.maxStringLength) refuse(items, chars, depth, rt);
-        put(args, keys[i]!, value);
-      }
-    }
-    return args;
-  };
-
-  if (values.every((v) => v.sync !== null)) {
-    const syncValues = values.map((v) => v.sync!);
-    // No await of our own: the tool call's promise is handed straight to the caller.
-    return (rt, scope) => {
-      const parts: Value[] = new Array(syncValues.length);
-      for (let i = 0; i < syncValues.length; i++) parts[i] = syncValues[i]!(rt, scope);
-      return rt.callTool(tool, build(rt, parts), node, scope);
-    };
-  }
-  return async (rt, scope) => {
-    const parts: Value[] = new Array(values.length);
-    for (let i = 0; i < values.length; i++) parts[i] = await evaluatePart(values[i]!, rt, scope);
-    return rt.callTool(tool, build(rt, parts), node, scope);
-  };
+/** A CALL statement's or LET's or loop's CALL, compiled as a CallWith; null when its arguments can wait. */
+function compileCallWith(node: A.CallExpression): CallWith | null {
+  return compileToolCall(node, mapEach(node.arguments.properties, (p) => compileExpression(p.value))).callWith;
 }

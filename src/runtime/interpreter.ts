@@ -16,7 +16,7 @@ import { hostLogger, Run } from './run.js';
 import { Scope } from './scope.js';
 import { PlanBudget, type ApprovedPlan } from '../check/approval.js';
 import { plan as planScript, type Plan, type PlanOptions } from '../check/check.js';
-import { charsIn, checkTotals, fromJson, itemsIn, setJsonKey, toJson, type ValueLimits } from '../values/values.js';
+import { charsIn, checkTotals, fromJson, itemsIn, setJsonKey, toJson, type Value, type ValueLimits } from '../values/values.js';
 import { describeThrown } from '../util/foreign.js';
 
 export interface InterpreterOptions {
@@ -106,7 +106,8 @@ export class Interpreter {
     // Without the run's clock: the variables are read after the run stopped too (for the error report).
     const { maxValueSize, maxStringLength } = run.valueLimits;
     const top = new Scope(null, null, null, { maxValueSize, maxStringLength });
-    const variablesNow = (partial?: boolean) => scopeVariables(top, { maxValueSize, maxStringLength }, partial);
+    const limits: ValueLimits = { maxValueSize, maxStringLength };
+    const variablesNow = (partial?: boolean) => jsonVariables(scopeVariables(top, limits, partial), limits);
     const stats = (): RunStats => ({ steps: run.steps, toolCalls: run.toolCalls, durationMs: run.durationMs });
     run.emit?.({ type: 'script:started', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName });
     try {
@@ -118,7 +119,8 @@ export class Interpreter {
       if (parsed !== undefined) await parsed;
       const pending = compileProgram(program)(run, top);
       if (pending !== undefined) await pending;
-      const result = { variables: variablesNow(), output: run.output, stats: stats() };
+      const variables = scopeVariables(top, limits);
+      const result = resultOf(() => jsonVariables(variables, limits), run.output, stats());
       run.emit?.({ type: 'script:completed', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName, stats: result.stats });
       return result;
     } catch (thrown) {
@@ -194,28 +196,56 @@ function bindInitialVariables(top: Scope, variables: Record<string, unknown> | u
 }
 
 /**
- * The top-level variables as plain JSON. Together they are one value going out to the host, so
- * together they must be within the limits: a thousand names for one big shared list would expand
- * into a thousand copies of it. The run fails when they are not; an error report (`partial`)
- * keeps the variables that fit, in order, and leaves out the rest.
+ * The top-level variables, to be handed to the host as plain JSON (jsonVariables). Together they are
+ * one value going out to the host, so together they must be within the limits: a thousand names for
+ * one big shared list would expand into a thousand copies of it. The run fails when they are not; an
+ * error report (`partial`) keeps the variables that fit, in order, and leaves out the rest.
  */
-function scopeVariables(scope: Scope, limits: ValueLimits, partial = false): Record<string, JsonValue> {
-  const out: Record<string, JsonValue> = {};
+function scopeVariables(scope: Scope, limits: ValueLimits, partial = false): Array<[string, Value]> {
+  const out: Array<[string, Value]> = [];
   let items = 0;
   let chars = 0;
-  for (const [name, value] of scope.entries()) {
-    const moreItems = items + itemsIn(value);
-    const moreChars = chars + charsIn(value);
+  for (const entry of scope.entries()) {
+    const moreItems = items + itemsIn(entry[1]);
+    const moreChars = chars + charsIn(entry[1]);
     if (moreItems > limits.maxValueSize || moreChars > limits.maxStringLength) {
       if (partial) continue;
       checkTotals(moreItems, moreChars, 0, limits, "the script's variables together");
     }
     items = moreItems;
     chars = moreChars;
-    // setJsonKey: a variable named __proto__ must be a key, not the prototype of the host's object.
-    setJsonKey(out, name, toJson(value, limits));
+    out.push(entry);
   }
   return out;
+}
+
+function jsonVariables(variables: Array<[string, Value]>, limits: ValueLimits): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  // setJsonKey: a variable named __proto__ must be a key, not the prototype of the host's object.
+  for (const [name, value] of variables) setJsonKey(out, name, toJson(value, limits));
+  return out;
+}
+
+/**
+ * A finished run's result. The variables are checked against the limits now (a run whose variables
+ * are over them fails), but copied out to JSON only when the host first reads them: a host that
+ * never looks at them does not pay for a copy of every list the script built.
+ */
+function resultOf(variables: () => Record<string, JsonValue>, output: string[], stats: RunStats): RunResult {
+  const result = {} as RunResult;
+  Object.defineProperty(result, 'variables', {
+    enumerable: true,
+    configurable: true,
+    get: () => settle(variables()),
+    set: settle,
+  });
+  function settle(variables: Record<string, JsonValue>): Record<string, JsonValue> {
+    Object.defineProperty(result, 'variables', { value: variables, enumerable: true, configurable: true, writable: true });
+    return variables;
+  }
+  result.output = output;
+  result.stats = stats;
+  return result;
 }
 
 /** The variables for an error report; a value that cannot be converted is left out rather than lost. */

@@ -102,9 +102,10 @@ export function decidedByLeft(left: Value, node: LogicalExpression): boolean | u
 
 // --- member access and indexing (LANGUAGE.md §4) --------------------------------------------
 
-export function member(object: Value, node: MemberExpression): Value {
+/** `object.key`, where `key` is node.property (interned by the caller, for a quicker lookup). */
+export function member(object: Value, node: MemberExpression, key: string = node.property): Value {
   if (object instanceof NuwaObject) {
-    const value = object.get(node.property);
+    const value = object.get(key);
     if (value !== undefined) return value;
     const keys = keysForMessage(object);
     throw new NuwaError(

@@ -5,7 +5,9 @@ import { isNuwaError, NuwaError, type Position } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { Waits } from '../tools/guard.js';
-import { invokeTool, type CallHost, type CallSite, type VariableAccess } from '../tools/invoke.js';
+import { callTool, type CallHost, type CallSite, type VariableAccess } from '../tools/invoke.js';
+import { executionIdOf } from '../tools/context.js';
+import type { Pending } from '../util/pending.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
 import type { Sandbox } from '../tools/sandbox.js';
 import type { Session } from '../tools/session.js';
@@ -77,8 +79,8 @@ export class Run implements CallHost, BuiltinHost {
   private readonly hostSignal: AbortSignal | undefined;
   private readonly noun: 'run' | 'call';
   private readonly onHostAbort = () => this.stop(new NuwaError('AbortedError', abortMessage(this.noun, this.hostSignal?.reason)));
-  /** The id of the first call the run made (a function call's own id), once it has made one. */
-  firstExecutionId: string | undefined;
+  /** The number of the first call the run made, once it has made one. */
+  private firstCall: number | undefined;
 
   constructor(settings: RunSettings) {
     this.registry = settings.registry;
@@ -104,8 +106,12 @@ export class Run implements CallHost, BuiltinHost {
     else this.hostSignal?.addEventListener('abort', this.onHostAbort, { once: true });
   }
 
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  /** Aborted when the run stops, with the NuwaError that stopped it as its reason. */
+  readonly signal: AbortSignal = this.controller.signal;
+
+  /** True once the run has stopped (and its signal is aborted). */
+  get stopped(): boolean {
+    return this.stopError !== null;
   }
 
   /** The statement being executed: where an error raised without a position of its own points. */
@@ -201,10 +207,14 @@ export class Run implements CallHost, BuiltinHost {
     return this.registry.has(name);
   }
 
-  callTool(name: string, args: JsonObject, at: Position, scope: Scope): Promise<Value> {
-    const site = new ScriptCallSite(at, this.fileName, scope, this.valueLimits, (error) => this.stop(error));
+  /**
+   * A script's CALL: `andThen` of the tool's checked answer, at once when the tool returned a plain
+   * value, else a promise of it (callTool in tools/invoke.ts).
+   */
+  callTool<R>(name: string, args: JsonObject, at: Position, scope: Scope, andThen: (value: Value, site: ScriptCallSite) => R): R | Pending | Promise<unknown> {
+    const site = new ScriptCallSite(at, this, scope);
     this.plan?.pending.set(site, name);
-    return invokeTool(this, name, args, site, 'value') as Promise<Value>;
+    return callTool(this, name, args, site, 'value', andThen as (result: Value | JsonValue, site: CallSite) => R);
   }
 
   /** With `approvedPlan`: its remaining calls, and the script's CALLs not yet counted against it. */
@@ -235,42 +245,55 @@ export class Run implements CallHost, BuiltinHost {
     }
   }
 
-  nextExecutionId(): string {
-    const id = `${this.runId}:${++this.callCounter}`;
-    this.firstExecutionId ??= id;
-    return id;
+  nextCallNumber(): number {
+    const number = ++this.callCounter;
+    this.firstCall ??= number;
+    return number;
+  }
+
+  /** The id of the first call the run made (a function call's own id), once it has made one. */
+  get firstExecutionId(): string | undefined {
+    return this.firstCall === undefined ? undefined : executionIdOf(this.runId, this.firstCall);
   }
 }
 
-/** A CALL in a script: its position, and the tool's view of the variables at its scope. */
-class ScriptCallSite implements CallSite, VariableAccess {
-  readonly line: number;
-  readonly column: number;
-  readonly vars: VariableAccess = this;
-
+/**
+ * A CALL in a script: its position, its run and scope (where the script goes on from it), and the
+ * tool's view of the variables at that scope.
+ */
+export class ScriptCallSite implements CallSite, VariableAccess {
   constructor(
-    at: Position,
-    readonly fileName: string | undefined,
-    private readonly scope: Scope,
-    private readonly limits: ValueLimits,
-    /** Stops the run: a value over the run's limits stops it, whatever the tool does with the error. */
-    private readonly stopRun: (error: NuwaError) => void,
-  ) {
-    this.line = at.line;
-    this.column = at.column;
+    private readonly at: Position,
+    readonly run: Run,
+    readonly scope: Scope,
+  ) {}
+
+  // Read from the CALL node when asked (one is made per call; most are never asked).
+  get line(): number {
+    return this.at.line;
+  }
+  get column(): number {
+    return this.at.column;
+  }
+  get fileName(): string | undefined {
+    return this.run.fileName;
+  }
+  get vars(): VariableAccess {
+    return this;
   }
 
   get(name: string): JsonValue | undefined {
     const value = this.scope.lookup(name);
-    return value === undefined ? undefined : toJson(value, this.limits);
+    return value === undefined ? undefined : toJson(value, this.run.valueLimits);
   }
 
   set(name: string, value: JsonValue): void {
     try {
-      this.scope.assign(name, fromJson(value, this.limits));
+      this.scope.assign(name, fromJson(value, this.run.valueLimits));
     } catch (error) {
+      // A value over the run's limits stops the run, whatever the tool does with the error.
       if (isNuwaError(error) && error.kind === 'LimitExceededError') {
-        this.stopRun(error);
+        this.run.stop(error);
         throw error;
       }
       throw new TypeError(`setVar("${name}"): ${describeThrown(error)}`);

@@ -2,8 +2,9 @@
 // child scope holding the loop variable; IF bodies share their enclosing scope. LET updates the
 // nearest existing binding, or creates one in the current scope.
 //
-// A loop body usually binds a handful of names, so a scope keeps them in two small arrays and
-// only moves to a Map past SMALL_SCOPE names.
+// A loop body usually binds a handful of names, so a scope keeps them in one small array of name,
+// value, name, value... (one allocation for the first binding of an iteration) and only moves to a
+// Map past SMALL_SCOPE names.
 //
 // The variables in scope are, together, one value within the run's limits (maxValueSize,
 // maxStringLength), at every LET as at the end of the run, when they are returned to the host:
@@ -35,8 +36,8 @@ export class Scope {
   declare readonly parent: Scope | null;
   private declare readonly loopName: string | null;
   private declare loopValue: Value;
-  private declare names: string[] | null;
-  private declare values: Value[] | null;
+  /** name, value, name, value...: up to SMALL_SCOPE names. */
+  private declare pairs: Array<string | Value> | null;
   private declare map: Map<string, Value> | null;
   /** The totals of this scope's own variables; made when it first binds a list, object or string. */
   private declare weight: Weight | null;
@@ -45,10 +46,22 @@ export class Scope {
     this.parent = parent;
     this.loopName = loopName;
     this.loopValue = loopValue;
-    this.names = null;
-    this.values = null;
+    this.pairs = null;
     this.map = null;
     this.weight = limits === undefined ? null : { items: 0, chars: 0, loopCounted: false, limits };
+  }
+
+  /**
+   * This loop scope, emptied and given the next item: what a fresh scope for the next iteration
+   * would be. Only for a body that cannot keep a scope past its iteration (one without CALL, whose
+   * tool contexts would see the variables of their own iteration).
+   */
+  reset(loopValue: Value): this {
+    this.loopValue = loopValue;
+    this.pairs = null;
+    this.map = null;
+    this.weight = null;
+    return this;
   }
 
   /** The value bound to `name` here or in an enclosing scope; undefined when unbound. */
@@ -100,9 +113,9 @@ export class Scope {
   private get(name: string): Value | undefined {
     if (this.loopName === name) return this.loopValue;
     if (this.map !== null) return this.map.get(name);
-    const names = this.names;
-    if (names === null) return undefined;
-    for (let i = 0; i < names.length; i++) if (names[i] === name) return this.values![i];
+    const pairs = this.pairs;
+    if (pairs === null) return undefined;
+    for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === name) return pairs[i + 1] as Value;
     return undefined;
   }
 
@@ -122,13 +135,13 @@ export class Scope {
       this.map.set(name, value);
       return true;
     }
-    const names = this.names;
-    if (names === null) return false;
-    for (let i = 0; i < names.length; i++) {
-      if (names[i] === name) {
-        const old = this.values![i]!;
+    const pairs = this.pairs;
+    if (pairs === null) return false;
+    for (let i = 0; i < pairs.length; i += 2) {
+      if (pairs[i] === name) {
+        const old = pairs[i + 1] as Value;
         if (weighs(old) || weighs(value)) this.admit(from, old, value);
-        this.values![i] = value;
+        pairs[i + 1] = value;
         return true;
       }
     }
@@ -138,16 +151,16 @@ export class Scope {
   private bind(name: string, value: Value): void {
     if (this.map !== null) {
       this.map.set(name, value);
-    } else if (this.names === null) {
-      this.names = [name];
-      this.values = [value];
-    } else if (this.names.length < SMALL_SCOPE) {
-      this.names.push(name);
-      this.values!.push(value);
+    } else if (this.pairs === null) {
+      this.pairs = [name, value];
+    } else if (this.pairs.length < 2 * SMALL_SCOPE) {
+      this.pairs.push(name, value);
     } else {
-      this.map = new Map(this.names.map((n, i) => [n, this.values![i]!]));
-      this.map.set(name, value);
-      this.names = this.values = null;
+      const map = new Map<string, Value>();
+      for (let i = 0; i < this.pairs.length; i += 2) map.set(this.pairs[i] as string, this.pairs[i + 1] as Value);
+      map.set(name, value);
+      this.map = map;
+      this.pairs = null;
     }
   }
 
@@ -164,7 +177,7 @@ export class Scope {
   entries(): Array<[string, Value]> {
     const out: Array<[string, Value]> = this.loopName === null ? [] : [[this.loopName, this.loopValue]];
     if (this.map !== null) out.push(...this.map);
-    else if (this.names !== null) for (let i = 0; i < this.names.length; i++) out.push([this.names[i]!, this.values![i]!]);
+    else if (this.pairs !== null) for (let i = 0; i < this.pairs.length; i += 2) out.push([this.pairs[i] as string, this.pairs[i + 1] as Value]);
     return out;
   }
 }

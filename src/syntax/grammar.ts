@@ -6,7 +6,8 @@
 // Besides LANGUAGE.md §3–4 the grammar accepts the shapes of a few other languages' constructs
 // (ELSEIF chains, WHILE, RETURN, `FOR k, v IN`, `x.f()`, `CALL t(...)`, `{ k = v }`, `:` for THEN) so
 // that each yields one precise problem and the rest of the script is still checked.
-import { EmbeddedActionsParser, type IOrAlt, type IToken } from './chevrotain.js';
+import { EmbeddedActionsParser, type ILookaheadStrategy, type IOrAlt, type IToken } from './chevrotain.js';
+import { CachedLookahead } from './lookahead.js';
 import type * as A from './ast.js';
 import { buildExpression, type OperandParts } from './precedence.js';
 import * as T from './tokens.js';
@@ -43,6 +44,7 @@ const emptyObject = (): A.ObjectExpression => ({ type: 'Object', properties: [],
 const placeholderStatement = (): A.ExpressionStatement => ({ type: 'ExpressionStatement', expression: placeholder(), line: 0, column: 0, hasCall: false });
 
 export const MAX_REPETITION_RECOVERIES = 50;
+export const MAX_LOOKAHEAD = 2;
 
 /** A token that stands for an already parsed piece of a deep script (stage.ts). */
 export interface PrebuiltToken<P> extends IToken {
@@ -72,8 +74,20 @@ export class NuwaParser extends EmbeddedActionsParser {
   /** In-repetition recoveries left in this parse (see the constructor). */
   repetitionRecoveries = MAX_REPETITION_RECOVERIES;
 
-  constructor() {
-    super(T.parserTokens, { recoveryEnabled: true, maxLookahead: 2, errorMessageProvider: errorMessages });
+  /**
+   * Chevrotain's validations of the grammar (ambiguities, left recursion...) take a third of the
+   * parser's start-up, on every start of `nuwa run`; the grammar is fixed, so the one parser skips
+   * them, and test/unit/syntax/definitions.test.ts builds one with them. Its decisions come from the
+   * cached analysis of lookahead.ts; tests pass Chevrotain's own analysis (`lookahead`) to compare.
+   */
+  constructor({ skipValidations = true, lookahead }: { skipValidations?: boolean; lookahead?: ILookaheadStrategy } = {}) {
+    super(T.parserTokens, {
+      recoveryEnabled: true,
+      maxLookahead: MAX_LOOKAHEAD,
+      errorMessageProvider: errorMessages,
+      skipValidations,
+      lookaheadStrategy: lookahead ?? new CachedLookahead({ maxLookahead: MAX_LOOKAHEAD }),
+    });
     // When a token cannot continue a repetition (a stray `)` among statements), Chevrotain skips ahead
     // and resumes the repetition by calling itself again, and works out the follow set anew each
     // time: text with thousands of stray tokens took minutes and then overflowed the stack. After a

@@ -15,7 +15,10 @@ export const MAX_NESTING = 1000;
 
 // Start positions are enough: no token spans a line (whitespace is skipped), so a token ends at
 // startColumn + image.length - 1. Not tracking ends saves a fifth of the lexer's time and memory.
-const lexer = new Lexer(T.allTokens, { positionTracking: 'onlyStart', ensureOptimizations: true });
+export const LEXER_OPTIONS = { positionTracking: 'onlyStart', ensureOptimizations: true } as const;
+// Chevrotain's validations of the token definitions take longer than the rest of building the lexer;
+// the definitions are fixed, and test/unit/syntax/definitions.test.ts runs the validations on them.
+const lexer = new Lexer(T.allTokens, { ...LEXER_OPTIONS, skipValidations: true });
 
 export interface LexResult {
   tokens: IToken[];
@@ -129,7 +132,7 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
       } else {
         tokens[i] = retype(token, T.NumberLiteral, `0${token.image}`);
       }
-    } else if (type === T.NumberLiteral && !Number.isFinite(Number(token.image))) {
+    } else if (type === T.NumberLiteral && mayOverflow(token.image) && !Number.isFinite(Number(token.image))) {
       problems.add(at(token, `the number ${token.image} is too large`));
     } else {
       const problem = HABITS[token.tokenTypeIdx];
@@ -164,6 +167,11 @@ export function tokensAsWritten(text: string): IToken[] {
   }
   while (i < aside.length) merged.push(aside[i++]!);
   return merged;
+}
+
+/** Whether a number's text could be past the largest number (about 1.8e308): only with an exponent or 309 digits. */
+function mayOverflow(image: string): boolean {
+  return image.length > 308 || image.includes('e') || image.includes('E');
 }
 
 /** Marks a token the loop above removes (`x++`, the f of f"..."). */

@@ -13,7 +13,7 @@
 // the script never binds that name itself.
 import type { IToken, TokenType } from './chevrotain.js';
 import * as T from './tokens.js';
-import { callToolHint, constructHint, keywordCaseHint, literalHint, MISTAKE_WORDS, printHint } from './hints.js';
+import { callToolHint, constructHint, keywordCaseHint, literalHint, LITERAL_WORDS, MISTAKE_WORDS, printHint } from './hints.js';
 import type { ProblemList } from './problems.js';
 
 // Open blocks, as the pass sees them: which part of the block the walk is in.
@@ -89,7 +89,9 @@ export function recogniseMistakes(tokens: IToken[], problems: ProblemList): ITok
         state.depth === 0 && (previous === undefined || ENDS_OPERAND[previous.tokenTypeIdx] === true || BEFORE_STATEMENT[previous.tokenTypeIdx] === true);
       const name = token.image;
       if (is(previous, T.Let) || is(previous, T.For) || (is(previous, T.Comma) && top === Part.ForHead)) {
-        bound.add(name); // a name being bound: always a name
+        // A name being bound: always a name. Kept only if it could be taken for a literal (True,
+        // None...): a long script binds tens of thousands of other names.
+        if (LITERAL_WORDS.has(name)) bound.add(name);
       } else if (!is(previous, T.Dot) && !(state.depth > 0 && is(next, T.Colon))) {
         // (after `.` or as an object key it is always a name)
         const word = MISTAKE_WORDS.get(name);

@@ -6,9 +6,20 @@
 // `<>`, `+=`, `/* */`, `#`, markdown fences, `.5`): recognising them as what they are lets the lexer
 // report one precise problem each and hand the parser a stream it can go on with, instead of
 // dropping characters and letting one mistake cascade into many errors.
+//
+// Every token that a regular expression matches says which characters it can start with
+// (`start_chars_hint`) and whether it can span lines (`line_breaks`): Chevrotain then needs no
+// analysis of the expressions when the lexer is built (part of every start of `nuwa run`), and the
+// lexer tries only the tokens that can start with the character at hand. The lexer skips
+// Chevrotain's validations (lexer.ts); test/unit/syntax/definitions.test.ts builds it with them, and
+// checks that these hints lex every text as Chevrotain's own analysis would.
 import { createToken, Lexer, type TokenType } from './chevrotain.js';
 
-export const Identifier = createToken({ name: 'Identifier', pattern: /[A-Za-z_][A-Za-z0-9_]*/, label: 'a name' });
+const chars = (from: string, to: string): string[] => Array.from({ length: to.charCodeAt(0) - from.charCodeAt(0) + 1 }, (_, i) => String.fromCharCode(from.charCodeAt(0) + i));
+const DIGITS = chars('0', '9');
+const NAME_START = [...chars('A', 'Z'), ...chars('a', 'z'), '_'];
+
+export const Identifier = createToken({ name: 'Identifier', pattern: /[A-Za-z_][A-Za-z0-9_]*/, start_chars_hint: NAME_START, line_breaks: false, label: 'a name' });
 
 function keyword(word: string, categories: TokenType[] = []): TokenType {
   return createToken({
@@ -33,8 +44,14 @@ export const ThenWord = createToken({ name: 'ThenWord', pattern: Lexer.NA, label
 export const DoWord = createToken({ name: 'DoWord', pattern: Lexer.NA, label: '`DO`' });
 export const KeySeparator = createToken({ name: 'KeySeparator', pattern: Lexer.NA, label: '`:`' });
 
-export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n\f\v\u00a0\ufeff]+/, group: Lexer.SKIPPED, line_breaks: true });
-export const Comment = createToken({ name: 'Comment', pattern: /\/\/[^\n\r]*/, group: Lexer.SKIPPED });
+export const WhiteSpace = createToken({
+  name: 'WhiteSpace',
+  pattern: /[ \t\r\n\f\v\u00a0\ufeff]+/,
+  group: Lexer.SKIPPED,
+  start_chars_hint: [' ', '\t', '\r', '\n', '\f', '\v', '\u00a0', '\ufeff'],
+  line_breaks: true,
+});
+export const Comment = createToken({ name: 'Comment', pattern: /\/\/[^\n\r]*/, group: Lexer.SKIPPED, start_chars_hint: ['/'], line_breaks: false });
 
 // Text the lexer recognises as a mistake and keeps out of the parser's way: each is reported once
 // by the lexer (lexer.ts) and never reaches the parser.
@@ -48,8 +65,8 @@ const blockComment = {
   },
 };
 export const BlockComment = createToken({ name: 'BlockComment', pattern: blockComment, start_chars_hint: ['/'], group: MISTAKES, line_breaks: true });
-export const HashComment = createToken({ name: 'HashComment', pattern: /#[^\n\r]*/, group: MISTAKES });
-export const Fence = createToken({ name: 'Fence', pattern: /(?:```|~~~)[^\n\r]*/, group: MISTAKES });
+export const HashComment = createToken({ name: 'HashComment', pattern: /#[^\n\r]*/, group: MISTAKES, start_chars_hint: ['#'], line_breaks: false });
+export const Fence = createToken({ name: 'Fence', pattern: /(?:```|~~~)[^\n\r]*/, group: MISTAKES, start_chars_hint: ['`', '~'], line_breaks: false });
 
 // Strings are scanned by hand, not matched by a regular expression: V8's regular expressions keep
 // a backtracking entry per repetition and overflow their stack on a string of a few million
@@ -58,19 +75,21 @@ export const Fence = createToken({ name: 'Fence', pattern: /(?:```|~~~)[^\n\r]*/
 const ESCAPED = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't'].map((c) => c.charCodeAt(0)));
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 
-/** Where the string starting at `offset` ends, whether it closes, and whether its escapes are JSON's. */
-function scanString(text: string, offset: number, stops: RegExp): { end: number; closed: boolean; valid: boolean } {
+/** What scanString found (one record, reused: the lexer calls it for every string). */
+const scanned = { end: 0, closed: false, valid: true };
+
+/** Where the string starting at `offset` ends, whether it closes, and whether its escapes are JSON's: in `scanned`. */
+function scanString(text: string, offset: number, stops: RegExp): typeof scanned {
   const quote = text.charCodeAt(offset);
   let valid = true;
   let at = offset + 1;
   for (;;) {
     stops.lastIndex = at;
-    const found = stops.exec(text);
-    if (found === null) return { end: text.length, closed: false, valid };
-    const i = found.index;
+    if (!stops.test(text)) return found(text.length, false, valid);
+    const i = stops.lastIndex - 1; // every stop is one character
     const code = text.charCodeAt(i);
-    if (code === quote) return { end: i + 1, closed: true, valid };
-    if (code === 10 || code === 13) return { end: i, closed: false, valid };
+    if (code === quote) return found(i + 1, true, valid);
+    if (code === 10 || code === 13) return found(i, false, valid);
     const next = text.charCodeAt(i + 1); // after a backslash
     if (ESCAPED.has(next)) at = i + 2;
     else if (next === 117 && HEX4.test(text.slice(i + 2, i + 6))) at = i + 6; // \uXXXX
@@ -81,12 +100,20 @@ function scanString(text: string, offset: number, stops: RegExp): { end: number;
   }
 }
 
+function found(end: number, closed: boolean, valid: boolean): typeof scanned {
+  scanned.end = end;
+  scanned.closed = closed;
+  scanned.valid = valid;
+  return scanned;
+}
+
 /** A Chevrotain custom pattern for strings quoted with `quote`: `wellFormed` ones only, or any. */
 function stringPattern(quote: '"' | "'", wellFormed: boolean) {
   const stops = quote === '"' ? /["\\\n\r]/g : /['\\\n\r]/g;
+  const code = quote.charCodeAt(0);
   return {
     exec(text: string, offset: number): RegExpExecArray | null {
-      if (text[offset] !== quote) return null;
+      if (text.charCodeAt(offset) !== code) return null;
       const { end, closed, valid } = scanString(text, offset, stops);
       if (wellFormed && !(closed && valid)) return null;
       return [text.slice(offset, end)] as unknown as RegExpExecArray;
@@ -101,11 +128,11 @@ export const StringLiteral = createToken({ name: 'StringLiteral', pattern: strin
 export const BadString = createToken({ name: 'BadString', pattern: stringPattern('"', false), start_chars_hint: ['"'], line_breaks: false });
 export const SingleQuotedString = createToken({ name: 'SingleQuotedString', pattern: stringPattern("'", false), start_chars_hint: ["'"], line_breaks: false });
 /** A JavaScript template literal: reported ("use FORMAT") and handed on as a string. */
-export const TemplateString = createToken({ name: 'TemplateString', pattern: /`[^`]*`/, line_breaks: true });
+export const TemplateString = createToken({ name: 'TemplateString', pattern: /`[^`]*`/, start_chars_hint: ['`'], line_breaks: true });
 
 /** `.5`: reported ("write 0.5", or after a value "write x[5]") and handed on as a number. */
-export const LeadingDotNumber = createToken({ name: 'LeadingDotNumber', pattern: /\.\d+(?:[eE][+-]?\d+)?/ });
-export const NumberLiteral = createToken({ name: 'NumberLiteral', pattern: /\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/, label: 'a number' });
+export const LeadingDotNumber = createToken({ name: 'LeadingDotNumber', pattern: /\.\d+(?:[eE][+-]?\d+)?/, start_chars_hint: ['.'], line_breaks: false });
+export const NumberLiteral = createToken({ name: 'NumberLiteral', pattern: /\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/, start_chars_hint: DIGITS, line_breaks: false, label: 'a number' });
 
 export const Let = keyword('LET');
 export const Call = keyword('CALL');
@@ -131,7 +158,7 @@ function punctuation(name: string, text: string, categories: TokenType[] = []): 
 }
 
 /** `===` and `!==`: read as `==` and `!=`, with a problem. */
-export const StrictEquality = createToken({ name: 'StrictEquality', pattern: /[=!]==/, label: '`==`', categories: [BinaryOperator] });
+export const StrictEquality = createToken({ name: 'StrictEquality', pattern: /[=!]==/, start_chars_hint: ['=', '!'], line_breaks: false, label: '`==`', categories: [BinaryOperator] });
 export const EqualEqual = punctuation('EqualEqual', '==', [BinaryOperator]);
 export const NotEqual = punctuation('NotEqual', '!=', [BinaryOperator]);
 export const LessGreater = punctuation('LessGreater', '<>', [BinaryOperator]);
@@ -142,7 +169,14 @@ export const Greater = punctuation('Greater', '>', [BinaryOperator]);
 /** `x++`: reported ("write LET x = x + 1") and dropped. */
 export const Increment = createToken({ name: 'Increment', pattern: '++' });
 /** `+=` `-=` `*=` `/=` `%=`: none exists in Nuwa; the lexer says to write LET x = x + ... */
-export const CompoundAssign = createToken({ name: 'CompoundAssign', pattern: /[+\-*/%]=/, label: '`=`', categories: [BinaryOperator, AnyAssign] });
+export const CompoundAssign = createToken({
+  name: 'CompoundAssign',
+  pattern: /[+\-*/%]=/,
+  start_chars_hint: ['+', '-', '*', '/', '%'],
+  line_breaks: false,
+  label: '`=`',
+  categories: [BinaryOperator, AnyAssign],
+});
 // `=` belongs to the operator category only so that `IF a = 1` parses on and yields one precise
 // error ("use ==") instead of a cascade; the expression builder reports it.
 export const Assign = punctuation('Assign', '=', [BinaryOperator, AnyAssign, KeySeparator]);
@@ -152,8 +186,8 @@ export const Star = punctuation('Star', '*', [BinaryOperator]);
 export const Slash = punctuation('Slash', '/', [BinaryOperator]);
 export const Percent = punctuation('Percent', '%', [BinaryOperator]);
 // Other languages' logical operators, read as AND / OR / NOT with one problem each (lexer.ts).
-export const AmpAmp = createToken({ name: 'AmpAmp', pattern: /&&?/, label: '`&&`', categories: [BinaryOperator] });
-export const BarBar = createToken({ name: 'BarBar', pattern: /\|\|?/, label: '`||`', categories: [BinaryOperator] });
+export const AmpAmp = createToken({ name: 'AmpAmp', pattern: /&&?/, start_chars_hint: ['&'], line_breaks: false, label: '`&&`', categories: [BinaryOperator] });
+export const BarBar = createToken({ name: 'BarBar', pattern: /\|\|?/, start_chars_hint: ['|'], line_breaks: false, label: '`||`', categories: [BinaryOperator] });
 export const Bang = punctuation('Bang', '!', [PrefixOperator]);
 export const Dot = punctuation('Dot', '.');
 export const Comma = punctuation('Comma', ',');

@@ -12,26 +12,42 @@ import { describeThrown, textOf } from '../util/foreign.js';
 import type { CallHost, CallSite, invokeTool } from './invoke.js';
 import type { Logger, StateMetadata, ToolContext } from './types.js';
 
+/**
+ * A call's executionId: the run's id and the call's number. Made only when someone reads it (an
+ * event, a tool's context.executionId): a string per call was a fifth of the cost of a CALL.
+ */
+export function executionIdOf(runId: string, callNumber: number): string {
+  return `${runId}:${callNumber}`;
+}
+
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ignore = () => {};
 
 export class CallContext implements ToolContext {
   readonly toolName: string;
-  readonly executionId: string;
   readonly signal: AbortSignal;
   readonly #host: CallHost;
   readonly #site: CallSite;
   readonly #invoke: typeof invokeTool;
+  readonly #callNumber: number;
+  #executionId: string | undefined;
   #logger: Logger | undefined;
 
-  /** `invoke` is invokeTool, passed in so that this module does not import the one that imports it. */
-  constructor(host: CallHost, site: CallSite, toolName: string, executionId: string, signal: AbortSignal, invoke: typeof invokeTool) {
+  /**
+   * `invoke` is invokeTool, passed in so that this module does not import the one that imports it;
+   * `callNumber` numbers the call in its run (the executionId is made from it when read).
+   */
+  constructor(host: CallHost, site: CallSite, toolName: string, callNumber: number, signal: AbortSignal, invoke: typeof invokeTool) {
     this.#host = host;
     this.#site = site;
     this.#invoke = invoke;
+    this.#callNumber = callNumber;
     this.toolName = toolName;
-    this.executionId = executionId;
     this.signal = signal;
+  }
+
+  get executionId(): string {
+    return (this.#executionId ??= executionIdOf(this.#host.runId, this.#callNumber));
   }
 
   get sessionId(): string {

@@ -23,12 +23,14 @@ const consoleLogger: Logger = {
 /** A context bound to `session`, whose calls go through invokeTool like a script's. */
 export function createDetachedContext(registry: ToolRegistry, session: Session, toolName: string): ToolContext {
   const host = new DetachedHost(registry, session);
-  return new CallContext(host, { vars: host.variables }, toolName, host.nextExecutionId(), host.signal, invokeTool);
+  return new CallContext(host, { vars: host.variables }, toolName, host.nextCallNumber(), host.signal, invokeTool);
 }
 
 class DetachedHost implements CallHost {
   readonly runId = randomUUID();
   readonly signal: AbortSignal = new AbortController().signal;
+  /** Nothing stops a detached context. */
+  readonly stopped = false;
   readonly logger = consoleLogger;
   readonly sandbox = new Sandbox();
   readonly approve = undefined;
@@ -66,7 +68,7 @@ class DetachedHost implements CallHost {
     this.calls++;
   }
 
-  nextExecutionId(): string {
-    return `${this.runId}:${this.calls + 1}`;
+  nextCallNumber(): number {
+    return this.calls + 1;
   }
 }

@@ -2,8 +2,9 @@
 // run stops (cancellation, run timeout, a limit), or when the tool's own timeoutMs passes —
 // whichever comes first.
 //
-// This is on the path of every call, so it is lean: the wait's own resolve/reject go straight to
-// the tool's `then` (no wrapper callbacks unless the tool has a timeout). The tool's answer is only
+// This is on the path of every call that waits, so it is lean: whoever waits is told directly (a
+// Continuation, util/pending.ts), with no promise of the wait's own in between, so that the evaluator can go on in the
+// same microtask in which the tool's promise settled. The tool's answer is only
 // ever touched through the `then` method its caller read once (a getter may answer differently on a
 // second read), and a `then` that throws rejects the wait instead of escaping. Waits in flight are
 // kept in a doubly linked list, not as a stack: a tool that fires off context.callTool without
@@ -11,6 +12,7 @@
 // (Not a Map keyed by the wait: giving each promise an identity hash cost a fifth of a CALL.)
 import { NuwaError } from '../errors.js';
 import type { Thenable } from '../util/foreign.js';
+import type { Continuation } from '../util/pending.js';
 
 const ignore = () => {};
 
@@ -20,12 +22,52 @@ export interface TimedTool {
   readonly timeoutMs: number | undefined;
 }
 
-/** One wait in flight: await `promise`, then pass the Wait to end(). */
+/** One wait in flight. With begin(): await `promise`, then pass the Wait to end(). */
 export class Wait {
-  prev: Wait | null = null;
-  next: Wait | null = null;
-  reject: (error: unknown) => void = ignore;
-  promise!: Promise<unknown>;
+  // Set in the constructor (`declare`d): class field initialisers would run as a function of their own per wait.
+  declare prev: Wait | null;
+  declare next: Wait | null;
+  declare promise: Promise<unknown>;
+  private declare done: boolean;
+  private declare timer: ReturnType<typeof setTimeout> | undefined;
+  private declare readonly waits: Waits;
+  private declare readonly waiter: Continuation;
+
+  constructor(waits: Waits, waiter: Continuation) {
+    this.prev = null;
+    this.next = null;
+    this.done = false;
+    this.timer = undefined;
+    this.waits = waits;
+    this.waiter = waiter;
+  }
+
+  /** Ends the wait with a value, unless it has ended already. */
+  settle(value: unknown): void {
+    if (this.close()) this.waiter.resume(value);
+  }
+
+  /** Ends the wait with an error, unless it has ended already. */
+  fail(error: unknown): void {
+    if (this.close()) this.waiter.fail(error);
+  }
+
+  /** Gives up on the tool after `timeoutMs`, aborting its controller. */
+  startTimer(tool: TimedTool, timeoutMs: number, toolController: AbortController | undefined): void {
+    this.timer = setTimeout(() => {
+      const error = new NuwaError('LimitExceededError', `tool \`${tool.name}\` took longer than its timeoutMs (${timeoutMs} ms)`, { toolName: tool.name });
+      toolController?.abort(error);
+      this.fail(error);
+    }, timeoutMs);
+  }
+
+  private close(): boolean {
+    if (this.done) return false;
+    this.done = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.waits.end(this);
+    return true;
+  }
 }
 
 export class Waits {
@@ -33,11 +75,13 @@ export class Waits {
   private stopError: NuwaError | null = null;
 
   /**
-   * Settles like `answer` (through its `then`, read once by the caller) unless the run stops or
-   * `tool`'s timeout passes first. Never throws. Pair with end(wait).
+   * Follows `answer` (through its `then`, read once by the caller) and tells `waiter` how it ends,
+   * exactly once: with the tool's value (resume) or error (fail), or with the stop error if the run
+   * stops first, or with a LimitExceededError if `tool`'s timeout passes first. The wait leaves the
+   * list before `waiter` hears of it. Never throws; a wait begun after stop() fails at once.
    */
-  begin(answer: unknown, then: Thenable, tool: TimedTool | undefined, toolController: AbortController | undefined): Wait {
-    const wait = new Wait();
+  watch(answer: unknown, then: Thenable, tool: TimedTool | undefined, toolController: AbortController | undefined, waiter: Continuation): Wait {
+    const wait = new Wait(this, waiter);
     if (this.stopError !== null) {
       // The tool's own promise must not become an unhandled rejection.
       try {
@@ -45,42 +89,32 @@ export class Waits {
       } catch {
         // a `then` that throws has nothing left to reject
       }
-      wait.promise = Promise.reject(this.stopError);
+      wait.fail(this.stopError);
       return wait;
     }
-    const timeoutMs = tool?.timeoutMs;
-    wait.promise =
-      timeoutMs === undefined
-        ? new Promise((resolve, reject) => {
-            wait.reject = reject;
-            Reflect.apply(then, answer, [resolve, reject]);
-          })
-        : new Promise((resolve, reject) => {
-            wait.reject = reject;
-            const timer = setTimeout(() => {
-              const error = new NuwaError('LimitExceededError', `tool \`${tool!.name}\` took longer than its timeoutMs (${timeoutMs} ms)`, { toolName: tool!.name });
-              toolController?.abort(error);
-              reject(error);
-            }, timeoutMs);
-            const settle = (error: unknown) => {
-              clearTimeout(timer);
-              reject(error);
-            };
-            try {
-              Reflect.apply(then, answer, [
-                (value: unknown) => {
-                  clearTimeout(timer);
-                  resolve(value);
-                },
-                settle,
-              ]);
-            } catch (error) {
-              settle(error);
-            }
-          });
     wait.next = this.head;
     if (this.head !== null) this.head.prev = wait;
     this.head = wait;
+    const timeoutMs = tool?.timeoutMs;
+    if (timeoutMs !== undefined) wait.startTimer(tool!, timeoutMs, toolController);
+    try {
+      Reflect.apply(then, answer, [(value: unknown) => wait.settle(value), (error: unknown) => wait.fail(error)]);
+    } catch (error) {
+      wait.fail(error);
+    }
+    return wait;
+  }
+
+  /**
+   * Settles like `answer` (through its `then`, read once by the caller) unless the run stops or
+   * `tool`'s timeout passes first. Never throws. Pair with end(wait).
+   */
+  begin(answer: unknown, then: Thenable, tool: TimedTool | undefined, toolController: AbortController | undefined): Wait {
+    let wait!: Wait;
+    const promise = new Promise((resolve, reject) => {
+      wait = this.watch(answer, then, tool, toolController, { resume: resolve, fail: reject });
+    });
+    wait.promise = promise;
     return wait;
   }
 
@@ -101,7 +135,7 @@ export class Waits {
     while (wait !== null) {
       const next = wait.next;
       wait.prev = wait.next = null;
-      wait.reject(error);
+      wait.fail(error);
       wait = next;
     }
   }

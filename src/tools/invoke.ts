@@ -7,15 +7,16 @@
 import { isNuwaError, NuwaError } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
-import { copyJson, fromJson, toJson, type Value, type ValueLimits } from '../values/values.js';
+import { copyJson, fromJson, NuwaList, NuwaObject, toJson, type Value, type ValueLimits } from '../values/values.js';
 import { describeThrown, thenOf } from '../util/foreign.js';
-import { CallContext } from './context.js';
+import { CallContext, executionIdOf } from './context.js';
 import { asToolFailure } from './envelope.js';
 import { invalidArgumentsMessage, unknownToolMessage } from './hints.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
 import type { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
 import type { Waits } from './guard.js';
+import { Pending, type Continuation } from '../util/pending.js';
 import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
 
 /** How deep tools may call tools through context.callTool when the host sets no maxCallDepth. */
@@ -27,6 +28,8 @@ export interface CallHost {
   readonly session: Session;
   /** Aborted when the run stops, with the NuwaError that stopped it as its reason. */
   readonly signal: AbortSignal;
+  /** True once `signal` is aborted (read on every call: cheaper than the signal's own getter). */
+  readonly stopped: boolean;
   readonly logger: Logger;
   readonly sandbox: Sandbox;
   /** The executionId of the run (script) the call belongs to. */
@@ -44,7 +47,8 @@ export interface CallHost {
   beginCall(tool: RegisteredTool, depth: number): void;
   /** The waits for tools (and approvals) in flight, which a stopping run ends. */
   readonly waits: Waits;
-  nextExecutionId(): string;
+  /** Numbers the calls of the run; a call's executionId is executionIdOf(runId, its number). */
+  nextCallNumber(): number;
   /** True when a plan the host approved as a whole covers this call (it then asks no one). */
   coveredByPlan?(tool: RegisteredTool, site: CallSite): boolean;
   /** maxValueSize and maxStringLength for what tools return (the defaults when absent). */
@@ -80,7 +84,42 @@ function isRunStop(error: unknown): error is NuwaError {
  * Calls a tool. `args` must be the caller's own fresh copy: it is coerced in place and handed to
  * the tool. The result is a Nuwa value (`form: 'value'`, for scripts) or plain JSON (`'json'`).
  */
-export async function invokeTool(host: CallHost, name: string, args: JsonObject, site: CallSite, form: 'value' | 'json'): Promise<Value | JsonValue> {
+export function invokeTool(host: CallHost, name: string, args: JsonObject, site: CallSite, form: 'value' | 'json'): Promise<Value | JsonValue> {
+  try {
+    const result = callTool(host, name, args, site, form);
+    if (result instanceof Pending) return result.asPromise() as Promise<Value | JsonValue>;
+    return result instanceof Promise ? (result as Promise<Value | JsonValue>) : Promise.resolve(result as Value | JsonValue);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * invokeTool without the promise where none is needed: a tool that returns a plain value (and
+ * needs no approval) is called, checked and answered synchronously, and a failure is thrown. Only a
+ * tool that returns a promise makes the answer wait: a Pending (util/pending.ts), or a promise while
+ * an approval is asked for. A script's CALL goes this way, so a loop over a synchronous tool costs
+ * no microtask per call (the run's time slices still give the event loop its turns), and
+ * `andThen`, which gets the answer (and the site) and whose result is returned instead, runs in the very microtask
+ * in which the tool's promise settles: the script goes on from a CALL (assigns its LET, say)
+ * without a promise and a microtask of its own.
+ */
+export function callTool<R>(
+  host: CallHost,
+  name: string,
+  args: JsonObject,
+  site: CallSite,
+  form: 'value' | 'json',
+  andThen?: (result: Value | JsonValue, site: CallSite) => R,
+): R | Pending | Promise<unknown>;
+export function callTool(
+  host: CallHost,
+  name: string,
+  args: JsonObject,
+  site: CallSite,
+  form: 'value' | 'json',
+  andThen: (result: Value | JsonValue, site: CallSite) => unknown = same,
+): unknown {
   const tool = host.registry.lookup(name);
   if (tool === undefined) {
     throw positioned(new NuwaError('ToolNotFoundError', unknownToolMessage(name, host.registry.names()), { toolName: name }), site);
@@ -93,23 +132,40 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
     throw positioned(error, site);
   }
 
-  const approvedBy = host.needsApproval.has(tool.confirm) ? await requireApproval(host, tool, args, site) : undefined;
+  if (host.needsApproval.has(tool.confirm)) {
+    return requireApproval(host, tool, args, site).then((approvedBy) => runTool(host, tool, name, args, site, form, approvedBy, andThen));
+  }
+  return runTool(host, tool, name, args, site, form, undefined, andThen);
+}
 
+const same = <T>(value: T): T => value;
+
+/** The call itself, once it may go ahead: counted, announced, made, and its answer checked. */
+function runTool(
+  host: CallHost,
+  tool: RegisteredTool,
+  name: string,
+  args: JsonObject,
+  site: CallSite,
+  form: 'value' | 'json',
+  approvedBy: 'plan' | 'hook' | undefined,
+  andThen: (result: Value | JsonValue, site: CallSite) => unknown,
+): unknown {
   try {
     host.beginCall(tool, site.depth ?? 1);
   } catch (error) {
     throw isRunStop(error) ? positioned(error, site) : error;
   }
-  const executionId = host.nextExecutionId();
+  const callNumber = host.nextCallNumber();
   const emit = host.emit;
   const started = emit ? performance.now() : 0;
-  emit?.({ type: 'tool:invoking', executionId, runId: host.runId, timestamp: Date.now(), toolName: name, args: copyJson(args) as JsonObject, ...(approvedBy && { approvedBy }) });
+  emit?.({ type: 'tool:invoking', executionId: executionIdOf(host.runId, callNumber), runId: host.runId, timestamp: Date.now(), toolName: name, args: copyJson(args) as JsonObject, ...(approvedBy && { approvedBy }) });
 
   // A tool with its own timeout gets its own signal, aborted by the run or by the timeout. (Not
   // AbortSignal.any: on Node 20 every signal it makes stays in memory for good.)
   const toolController = tool.timeoutMs === undefined ? undefined : new AbortController();
   const unfollow = toolController && follow(host.signal, toolController);
-  const context = new CallContext(host, site, name, executionId, toolController?.signal ?? host.signal, invokeTool);
+  const context = new CallContext(host, site, name, callNumber, toolController?.signal ?? host.signal, invokeTool);
 
   let raw: unknown;
   try {
@@ -119,25 +175,93 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
     // at once, so that it can never become an unhandled rejection of the host.
     const then = thenOf(raw);
     if (then !== undefined) {
-      const wait = host.waits.begin(raw, then, tool, toolController);
-      try {
-        raw = await wait.promise;
-      } finally {
-        host.waits.end(wait);
-      }
-    } else if (host.signal.aborted) {
-      throw host.signal.reason;
+      const call = new ToolCall(host, tool, name, site, form, callNumber, started, toolController, unfollow, andThen);
+      host.waits.watch(raw, then, tool, toolController, call);
+      return call.answer;
     }
+    if (host.stopped) throw host.signal.reason;
   } catch (thrown) {
-    // Stopped by cancellation, a limit or the tool's own timeout: the call was aborted, not failed.
-    const stop = stopOf(host, toolController);
-    const error = stop ?? executionError(name, thrown);
-    emit?.(failedEvent(host, executionId, name, started, error, stop ? 'tool:aborted' : 'tool:failed'));
-    throw positioned(error, site);
-  } finally {
     unfollow?.();
+    throw failed(host, name, site, callNumber, started, toolController, thrown);
+  }
+  unfollow?.();
+  return andThen(finish(host, tool, name, site, form, callNumber, started, raw), site);
+}
+
+/**
+ * A call whose tool returned a promise: the Continuation of the wait for it, and the Pending its
+ * caller waits for (`answer`). The answer is checked, handed to `andThen` and passed on in the
+ * microtask in which the tool's promise settled.
+ */
+class ToolCall implements Continuation {
+  // Set in the constructor (`declare`d): class field initialisers would run as a function of their own per call.
+  declare readonly answer: Pending;
+  private declare readonly host: CallHost;
+  private declare readonly tool: RegisteredTool;
+  private declare readonly name: string;
+  private declare readonly site: CallSite;
+  private declare readonly form: 'value' | 'json';
+  private declare readonly callNumber: number;
+  private declare readonly started: number;
+  private declare readonly toolController: AbortController | undefined;
+  private declare readonly unfollow: (() => void) | undefined;
+  private declare readonly andThen: (result: Value | JsonValue, site: CallSite) => unknown;
+
+  constructor(
+    host: CallHost,
+    tool: RegisteredTool,
+    name: string,
+    site: CallSite,
+    form: 'value' | 'json',
+    callNumber: number,
+    started: number,
+    toolController: AbortController | undefined,
+    unfollow: (() => void) | undefined,
+    andThen: (result: Value | JsonValue, site: CallSite) => unknown,
+  ) {
+    this.answer = new Pending();
+    this.host = host;
+    this.tool = tool;
+    this.name = name;
+    this.site = site;
+    this.form = form;
+    this.callNumber = callNumber;
+    this.started = started;
+    this.toolController = toolController;
+    this.unfollow = unfollow;
+    this.andThen = andThen;
   }
 
+  resume(raw: unknown): void {
+    this.unfollow?.();
+    let next: unknown;
+    try {
+      next = this.andThen(finish(this.host, this.tool, this.name, this.site, this.form, this.callNumber, this.started, raw), this.site);
+    } catch (error) {
+      this.answer.rejectWith(error);
+      return;
+    }
+    this.answer.resolveWith(next);
+  }
+
+  fail(thrown: unknown): void {
+    this.unfollow?.();
+    this.answer.rejectWith(failed(this.host, this.name, this.site, this.callNumber, this.started, this.toolController, thrown));
+  }
+}
+
+/** The error a call ends with, announced: the run's own stop, or the tool's failure. */
+function failed(host: CallHost, name: string, site: CallSite, callNumber: number, started: number, toolController: AbortController | undefined, thrown: unknown): NuwaError {
+  // Stopped by cancellation, a limit or the tool's own timeout: the call was aborted, not failed.
+  const stop = stopOf(host, toolController);
+  const error = stop ?? executionError(name, thrown);
+  host.emit?.(failedEvent(host, executionIdOf(host.runId, callNumber), name, started, error, stop ? 'tool:aborted' : 'tool:failed'));
+  return positioned(error, site);
+}
+
+/** The tool's answer, copied and checked: the caller's result. */
+function finish(host: CallHost, tool: RegisteredTool, name: string, site: CallSite, form: 'value' | 'json', callNumber: number, started: number, raw: unknown): Value | JsonValue {
+  const emit = host.emit;
   // The copy is the only read of what the tool returned; the check sees that very copy, which is
   // what the caller receives (a getter cannot show the check one value and the script another).
   let result: Value | JsonValue;
@@ -145,26 +269,36 @@ export async function invokeTool(host: CallHost, name: string, args: JsonObject,
     result = form === 'value' ? fromJson(raw, host.valueLimits) : copyJson(raw, host.valueLimits);
   } catch (thrown) {
     const error = isRunStop(thrown) ? thrown : new NuwaError('ToolResultError', `tool \`${name}\` returned something that is not JSON: ${describeThrown(thrown)}`, { toolName: name });
-    emit?.(failedEvent(host, executionId, name, started, error));
+    emit?.(failedEvent(host, executionIdOf(host.runId, callNumber), name, started, error));
     throw positioned(error, site);
   }
   const mismatch = form === 'value' ? checkValue(tool, result as Value) : tool.checkResult(result as JsonValue);
   if (mismatch !== null) {
     const error = new NuwaError('ToolResultError', `tool \`${name}\` returned the wrong type: ${mismatch}`, { toolName: name });
-    emit?.(failedEvent(host, executionId, name, started, error));
+    emit?.(failedEvent(host, executionIdOf(host.runId, callNumber), name, started, error));
     throw positioned(error, site);
   }
-  emit?.({ type: 'tool:completed', executionId, runId: host.runId, timestamp: Date.now(), toolName: name, duration: performance.now() - started });
+  emit?.({ type: 'tool:completed', executionId: executionIdOf(host.runId, callNumber), runId: host.runId, timestamp: Date.now(), toolName: name, duration: performance.now() - started });
   return result;
 }
 
 /**
  * The `returns` check of a result already converted to a Nuwa value. A Nuwa type (`'array'`,
  * `'object'`, ...) names the top-level type only, which a value and its JSON form share, so a value
- * that passes needs no conversion; a JSON Schema, or a message about a mismatch, needs the JSON form.
+ * that passes needs no conversion (a list of a hundred thousand items is not copied to be looked
+ * at); a JSON Schema, or a message about a mismatch, needs the JSON form.
  */
 function checkValue(tool: RegisteredTool, value: Value): string | null {
-  if (typeof tool.returns === 'string' && tool.checkResult(value as JsonValue) === null) return null;
+  const returns = tool.returns;
+  if (typeof returns === 'string') {
+    if (value instanceof NuwaList) {
+      if (returns === 'array' || returns === 'any') return null;
+    } else if (value instanceof NuwaObject) {
+      if (returns === 'object' || returns === 'any') return null;
+    } else if (tool.checkResult(value) === null) {
+      return null;
+    }
+  }
   return tool.checkResult(toJson(value));
 }
 
@@ -239,7 +373,7 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, args: JsonO
   const stop = stopOf(host, undefined);
   if (stop) throw positioned(stop, site);
   if (approved) return 'hook';
-  host.emit?.({ type: 'tool:denied', executionId: host.nextExecutionId(), runId: host.runId, timestamp: Date.now(), toolName: tool.name, confirm: tool.confirm });
+  host.emit?.({ type: 'tool:denied', executionId: executionIdOf(host.runId, host.nextCallNumber()), runId: host.runId, timestamp: Date.now(), toolName: tool.name, confirm: tool.confirm });
   throw positioned(
     new NuwaError('ToolDeniedError', `the call to \`${tool.name}\` (a ${tool.confirm} action) was denied: ${why}`, { toolName: tool.name }),
     site,

@@ -2,8 +2,15 @@
 // Ajv; a call then costs one generated function. Only lossless scalar coercions are applied, and only
 // where a value fails its declared type: the failing paths come from Ajv's own errors, so the
 // coercion follows the schema wherever it nests.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import * as ajvFormats from 'ajv-formats';
+//
+// Most tools take a few named arguments of plain types (a Nuwa parameter list is always such a flat
+// schema): those are checked by a few typeof tests (flatCheck), and Ajv is compiled for them only
+// when a call fails that check, to coerce and to word the problems exactly as for any schema. So a
+// host with such tools never loads Ajv (`#ajv`: loaded on first use where Node allows, see
+// ajv-sync.ts), which is most of what `nuwa run` would otherwise spend starting up.
+import type { Ajv as AjvInstance, ErrorObject, ValidateFunction } from 'ajv';
+import { Ajv } from '#ajv';
+import * as ajvFormats from '#ajv-formats';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { parseNumeric } from '../values/numeric.js';
 import { didYouMean } from '../util/suggest.js';
@@ -11,18 +18,21 @@ import { describeSchemaType } from './schema.js';
 import type { JsonSchema, JsonSchemaObject, NuwaType } from './types.js';
 
 // ajv-formats is CommonJS; depending on the loader its plugin is the default export or inside it.
-type FormatsPlugin = (ajv: Ajv) => Ajv;
+type FormatsPlugin = (ajv: AjvInstance) => AjvInstance;
 const addFormats = ((ajvFormats.default as unknown as { default?: FormatsPlugin }).default ?? ajvFormats.default) as unknown as FormatsPlugin;
 
-function makeAjv(useDefaults: boolean): Ajv {
+function makeAjv(useDefaults: boolean): AjvInstance {
   // strict: false because tool schemas come from everywhere (MCP servers, other SDKs) and carry
   // keywords Ajv does not know; those are annotations, not reasons to refuse a tool.
   const ajv = new Ajv({ allErrors: true, strict: false, useDefaults, coerceTypes: false });
   addFormats(ajv);
   return ajv;
 }
-const argumentsAjv = makeAjv(true);
-const resultsAjv = makeAjv(false);
+
+type Purpose = 'arguments' | 'results';
+const instances: Partial<Record<Purpose, AjvInstance>> = {};
+/** The Ajv that compiles argument validators (filling defaults in), or result checks; made when first needed. */
+const ajvFor = (purpose: Purpose): AjvInstance => (instances[purpose] ??= makeAjv(purpose === 'arguments'));
 
 export interface ArgumentProblem {
   /** Where in the arguments: `qty`, `items[2].price`, or '' for the whole call. */
@@ -46,11 +56,12 @@ function withoutMetaKeywords(schema: JsonSchemaObject): JsonSchemaObject {
 const MAX_CACHED_VALIDATORS = 2000;
 const validators = new Map<string, ValidateFunction>();
 
-function compile(ajv: Ajv, toolName: string, schema: JsonSchema, what: string): ValidateFunction {
+function compile(purpose: Purpose, toolName: string, schema: JsonSchema, what: string): ValidateFunction {
   const cleaned = typeof schema === 'object' ? withoutMetaKeywords(schema as JsonSchemaObject) : schema;
-  const key = `${ajv === argumentsAjv ? 'a' : 'r'}${JSON.stringify(cleaned)}`;
+  const key = `${purpose === 'arguments' ? 'a' : 'r'}${JSON.stringify(cleaned)}`;
   const cached = validators.get(key);
   if (cached) return cached;
+  const ajv = ajvFor(purpose);
   let validate: ValidateFunction;
   try {
     validate = ajv.compile(cleaned);
@@ -75,21 +86,15 @@ function allowsNull(schema: JsonSchema | undefined): boolean {
 }
 
 export function compileArgumentValidator(toolName: string, schema: JsonSchemaObject): ArgumentValidator {
-  const validate = compile(argumentsAjv, toolName, schema, 'parameters');
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set(schema.required ?? []);
   const accepted = Object.keys(properties);
+  const flat = isFlat(schema);
+  let compiled: ValidateFunction | undefined = flat ? undefined : compile('arguments', toolName, schema, 'parameters');
 
-  return (args) => {
-    // Rule 2: a required parameter given as null is missing. An optional one given as null counts
-    // as not given (so its default applies), unless its schema accepts null.
-    let nullProblems: ArgumentProblem[] | null = null;
-    for (const key in args) {
-      if (args[key] === null && !allowsNull(properties[key])) {
-        if (required.has(key)) (nullProblems ??= []).push({ path: key, message: `missing required argument \`${key}\` (null was given)` });
-        delete args[key];
-      }
-    }
+  /** Ajv's verdict, coercing where that makes the arguments valid; the problems otherwise. */
+  const validateFully = (args: JsonObject, nullProblems: ArgumentProblem[] | null): ArgumentProblem[] | null => {
+    const validate = (compiled ??= compile('arguments', toolName, schema, 'parameters'));
     if (validate(args)) return nullProblems;
     for (let round = 0; round < 8 && coerce(validate.errors ?? [], args); round++) {
       if (validate(args)) return nullProblems;
@@ -105,6 +110,108 @@ export function compileArgumentValidator(toolName: string, schema: JsonSchemaObj
     }
     return problems.length > 0 ? problems : [{ path: '', message: 'the arguments do not match the schema' }];
   };
+
+  const nullGiven = (key: string): ArgumentProblem => ({ path: key, message: `missing required argument \`${key}\` (null was given)` });
+
+  if (flat) {
+    // One pass over the arguments does rule 2 and the checks; only a call that fails them goes to Ajv.
+    const names = accepted;
+    const types = names.map((name) => typeCode(properties[name]!));
+    const nullable = names.map((name) => allowsNull(properties[name]));
+    const mandatory = names.map((name) => required.has(name));
+    const mandatoryCount = mandatory.filter(Boolean).length;
+    const closed = schema.additionalProperties === false;
+    return (args) => {
+      let nullProblems: ArgumentProblem[] | null = null;
+      let fits = true;
+      let present = 0;
+      for (const key in args) {
+        let i = 0;
+        while (i < names.length && names[i] !== key) i++;
+        const value = args[key]!;
+        if (i === names.length) {
+          // Not declared: rule 2 as the general path below applies it (through properties[key]).
+          if (value === null && !allowsNull(properties[key])) delete args[key];
+          else if (closed) fits = false;
+          continue;
+        }
+        if (value === null && !nullable[i]) {
+          if (mandatory[i]) (nullProblems ??= []).push(nullGiven(key));
+          delete args[key];
+          continue;
+        }
+        if (!hasType(types[i]!, value)) fits = false;
+        if (mandatory[i]) present++;
+      }
+      return fits && present === mandatoryCount ? nullProblems : validateFully(args, nullProblems);
+    };
+  }
+
+  return (args) => {
+    // Rule 2: a required parameter given as null is missing. An optional one given as null counts
+    // as not given (so its default applies), unless its schema accepts null.
+    let nullProblems: ArgumentProblem[] | null = null;
+    for (const key in args) {
+      if (args[key] === null && !allowsNull(properties[key])) {
+        if (required.has(key)) (nullProblems ??= []).push(nullGiven(key));
+        delete args[key];
+      }
+    }
+    return validateFully(args, nullProblems);
+  };
+}
+
+const JSON_TYPES = ['any', 'string', 'number', 'integer', 'boolean', 'null', 'array', 'object'];
+const ANNOTATIONS = new Set(['description', 'title']);
+
+/** The type of a flat schema's property, as an index into JSON_TYPES (0: any). */
+function typeCode(property: JsonSchema): number {
+  return typeof property === 'object' && typeof property.type === 'string' ? JSON_TYPES.indexOf(property.type) : 0;
+}
+
+/** Whether a JSON value is of a type of JSON_TYPES, as Ajv decides it. */
+function hasType(code: number, value: JsonValue): boolean {
+  switch (code) {
+    case 1:
+      return typeof value === 'string';
+    case 2:
+      return typeof value === 'number';
+    case 3:
+      return Number.isInteger(value);
+    case 4:
+      return typeof value === 'boolean';
+    case 5:
+      return value === null;
+    case 6:
+      return Array.isArray(value);
+    case 7:
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    default:
+      return true;
+  }
+}
+
+/**
+ * Whether a schema is flat: an object of named properties, each of one JSON type or of any, with
+ * `required` (of those names) and `additionalProperties` (true or false) at most. For such a schema,
+ * arguments whose own keys are declared (if it is closed), each of its type, with every required one
+ * there, are what Ajv accepts as they are (no coercion, no default). Names that objects inherit
+ * (`constructor`...) are left to Ajv, which reads them through the prototype.
+ */
+function isFlat(schema: JsonSchemaObject): boolean {
+  for (const key of Object.keys(schema)) {
+    if (!ANNOTATIONS.has(key) && key !== 'type' && key !== 'properties' && key !== 'required' && key !== 'additionalProperties') return false;
+  }
+  if (schema.type !== 'object' || (schema.additionalProperties !== undefined && typeof schema.additionalProperties !== 'boolean')) return false;
+  const properties = schema.properties ?? {};
+  if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) return false;
+  for (const [name, property] of Object.entries(properties as Record<string, JsonSchema>)) {
+    if (name in Object.prototype || property === null || typeof property !== 'object' || Array.isArray(property)) return false;
+    for (const key of Object.keys(property)) if (key !== 'type' && !ANNOTATIONS.has(key)) return false;
+    if (property.type !== undefined && (typeof property.type !== 'string' || JSON_TYPES.indexOf(property.type) <= 0)) return false;
+  }
+  const required = schema.required ?? [];
+  return Array.isArray(required) && required.every((name) => typeof name === 'string' && Object.hasOwn(properties, name));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,7 +377,7 @@ const NUWA_RESULT_CHECKS: Record<NuwaType, ResultCheck> = {
 export function compileResultCheck(toolName: string, returns: NuwaType | JsonSchema, schema: JsonSchema): ResultCheck {
   if (typeof returns === 'string') return NUWA_RESULT_CHECKS[returns];
   if (schema === true || (typeof schema === 'object' && Object.keys(schema).length === 0)) return NUWA_RESULT_CHECKS.any;
-  const validate = compile(resultsAjv, toolName, schema, 'returns');
+  const validate = compile('results', toolName, schema, 'returns');
   return (value) => {
     if (validate(value)) return null;
     const details = (validate.errors ?? [])

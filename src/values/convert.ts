@@ -152,6 +152,15 @@ class JsonWalker {
 
   private walkArray(items: unknown[], depth: number): NuwaList | JsonValue[] {
     this.countItems(items.length);
+    const out = this.copyItems(items, depth);
+    return this.toValues ? NuwaList.from(out as Value[], this.limits) : (out as JsonValue[]);
+  }
+
+  /**
+   * The items, walked. (A function of its own: a long loop is optimised while it runs, and code
+   * after it that had not run yet would throw that optimised code away at its end, on every call.)
+   */
+  private copyItems(items: unknown[], depth: number): Array<Value | JsonValue> {
     const out: Array<Value | JsonValue> = new Array(items.length);
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
@@ -169,7 +178,7 @@ class JsonWalker {
       out[i] = this.walk(item, depth + 1);
       this.path.pop();
     }
-    return this.toValues ? NuwaList.from(out as Value[], this.limits) : (out as JsonValue[]);
+    return out;
   }
 
   private walkObject(object: Record<string, unknown>, depth: number): NuwaObject | JsonObject {

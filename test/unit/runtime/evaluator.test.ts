@@ -12,7 +12,7 @@ import { toJson } from '../../../src/values/values.js';
 import { parse } from '../../../src/syntax/parse.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { Sandbox } from '../../../src/tools/sandbox.js';
-import type { ToolFunction } from '../../../src/tools/types.js';
+import type { ToolContext, ToolFunction } from '../../../src/tools/types.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -89,13 +89,26 @@ describe('compileProgram', () => {
     expect(output).toEqual(['1', '1']);
   });
 
-  it('returns a promise from the first CALL on, wherever it is', async () => {
-    for (const source of ['CALL t {}', 'LET a = 1 FOR x IN [1] DO IF true THEN LET y = [CALL t {}] END END']) {
-      const run = makeRun([], registryWith({ t: () => 1 }));
-      const pending = compileProgram(parse(source))(run, new Scope(null));
-      expect(pending).toBeInstanceOf(Promise);
+  it('returns something to wait for from the first CALL of a tool that returns a promise on, wherever it is', async () => {
+    for (const source of ['CALL t {}', 'LET v = CALL t {}', 'LET a = 1 FOR x IN [1] DO IF true THEN LET y = [CALL t {}] END END', 'FOR x IN CALL t {} DO END']) {
+      const run = makeRun([], registryWith({ t: async () => [1] }));
+      const top = new Scope(null);
+      const pending = compileProgram(parse(source))(run, top);
+      expect(typeof pending?.then).toBe('function');
+      expect(run.toolCalls).toBe(1);
       await pending;
       run.finish();
+    }
+  });
+
+  it('costs no promise for the CALL of a statement when the tool returns a plain value', () => {
+    for (const source of ['CALL t {}', 'LET v = CALL t {}', 'IF CALL yes {} THEN LET y = CALL t {} END', 'FOR x IN CALL t {} DO LET y = CALL t {} END']) {
+      const run = makeRun([], registryWith({ t: () => [1], yes: () => true }));
+      const top = new Scope(null);
+      const pending = compileProgram(parse(source))(run, top);
+      run.finish();
+      expect(pending).toBeUndefined();
+      expect(run.toolCalls).toBeGreaterThan(0);
     }
   });
 
@@ -127,7 +140,7 @@ describe('compileProgram', () => {
 
   it('awaits a tool before the statements after its CALL', async () => {
     const output: string[] = [];
-    const interpreter = new Interpreter(registryWith({ t: () => 5 }), { print: (line) => output.push(line) });
+    const interpreter = new Interpreter(registryWith({ t: async () => 5 }), { print: (line) => output.push(line) });
     const promise = interpreter.run('PRINT("before") LET v = CALL t {} PRINT(v)');
     expect(output).toEqual(['before']);
     await promise;
@@ -162,6 +175,23 @@ describe('statements', () => {
 
   it('drops variables first created in a loop body at the end of each iteration', async () => {
     await expectFailure('FOR i IN [1, 2] DO\n  IF i == 2 THEN PRINT(fresh) END\n  LET fresh = i\nEND', 'UndefinedVariableError', /^`fresh` is not defined/, 2, 24);
+  });
+
+  it('starts every iteration with an empty scope, its own totals too', async () => {
+    // Each iteration's list is within maxValueSize; two together would not be.
+    const output: string[] = [];
+    await new Interpreter(undefined, { print: (line) => output.push(line), limits: { maxValueSize: 10 } }).run('FOR i IN [1, 2, 3] DO\n  LET big = RANGE(6)\n  PRINT(LEN(big))\nEND');
+    expect(output).toEqual(['6', '6', '6']);
+    await expectFailure('FOR i IN [1, 2] DO\n  IF i == 2 THEN PRINT(more) END\n  LET more = [i]\nEND', 'UndefinedVariableError', /^`more` is not defined/, 2, 24);
+  });
+
+  it('gives a tool called in a loop the variables of its own iteration, later too', async () => {
+    const contexts: ToolContext[] = [];
+    const { output } = await exec('FOR i IN [1, 2, 3] DO\n  LET mine = i * 10\n  CALL keep {}\nEND\nPRINT(CALL look {})', {
+      keep: (_args, context) => (contexts.push(context), null),
+      look: () => contexts.map((context) => [context.getVar('i'), context.getVar('mine')]),
+    });
+    expect(output).toEqual(['[[1,10],[2,20],[3,30]]']);
   });
 
   it('iterates over the list as it was when the loop started', async () => {
@@ -324,12 +354,21 @@ describe('expressions', () => {
   });
 });
 
-describe('expressions with CALL', () => {
+// Every CALL path twice: a tool that answers at once goes on synchronously, one that returns a
+// promise goes on from the microtask in which the promise settles (util/pending.ts).
+const ANSWERS: Array<[string, (fn: ToolFunction) => ToolFunction]> = [
+  ['at once', (fn) => fn],
+  ['with a promise', (fn) => async (args, context) => fn(args, context)],
+];
+
+describe.each(ANSWERS)('expressions with CALL of a tool that answers %s', (_answers, answer) => {
+  const tools = (map: Record<string, ToolFunction>): Record<string, ToolFunction> => Object.fromEntries(Object.entries(map).map(([name, fn]) => [name, answer(fn)]));
+
   it('awaits tools and uses their results anywhere in an expression', async () => {
-    const tools = { price: () => ({ amount: 2.5, tags: ['a', 'b'] }), double: (args: Record<string, unknown>) => (args.n as number) * 2 };
+    const used = tools({ price: () => ({ amount: 2.5, tags: ['a', 'b'] }), double: (args) => (args.n as number) * 2 });
     const { output, variables } = await exec(
       'LET p = CALL price {} LET total = CALL double { n: p.amount } + 1 PRINT((CALL price {}).tags[1]) PRINT([CALL double { n: 1 }, -CALL double { n: 2 }]) PRINT(NOT (CALL double { n: 1 } == 2))',
-      tools,
+      used,
     );
     expect(output).toEqual(['b', '[2,-4]', 'false']);
     expect(variables).toMatchObject({ total: 6 });
@@ -337,41 +376,99 @@ describe('expressions with CALL', () => {
 
   it('evaluates CALL arguments, list elements and object values left to right', async () => {
     const order: unknown[] = [];
-    const tools = { log: (args: Record<string, unknown>) => (order.push(args.v), args.v) };
-    await exec('LET x = { a: CALL log { v: 1 }, b: [CALL log { v: 2 }, CALL log { v: 3 }] } CALL log { v: CALL log { v: 4 } + CALL log { v: 5 } }', tools);
+    const used = tools({ log: (args) => (order.push(args.v), args.v as number) });
+    await exec('LET x = { a: CALL log { v: 1 }, b: [CALL log { v: 2 }, CALL log { v: 3 }] } CALL log { v: CALL log { v: 4 } + CALL log { v: 5 } }', used);
     expect(order).toEqual([1, 2, 3, 4, 5, 9]);
   });
 
   it('short-circuits AND/OR around a CALL', async () => {
     const calls: string[] = [];
-    const tools = { yes: () => (calls.push('yes'), true) };
-    const { output } = await exec('PRINT(false AND CALL yes {}) PRINT(true OR CALL yes {}) PRINT(true AND CALL yes {})', tools);
+    const used = tools({ yes: () => (calls.push('yes'), true) });
+    const { output } = await exec('PRINT(false AND CALL yes {}) PRINT(true OR CALL yes {}) PRINT(true AND CALL yes {})', used);
     expect(output).toEqual(['false', 'true', 'true']);
     expect(calls).toEqual(['yes']);
   });
 
   it('runs loops and IFs whose bodies call tools, accumulating into outer variables', async () => {
-    const tools = { square: (args: Record<string, unknown>) => (args.n as number) ** 2 };
+    const used = tools({ square: (args) => (args.n as number) ** 2 });
     const source = 'LET sum = 0 FOR n IN [1, 2, 3] DO IF CALL square { n: n } > 1 THEN LET sum = sum + CALL square { n: n } ELSE PRINT("small") END END';
-    const { output, variables } = await exec(source, tools);
+    const { output, variables } = await exec(source, used);
     expect(output).toEqual(['small']);
     expect(variables).toEqual({ sum: 13 });
   });
 
+  it('passes arguments with any keys, in order, as own properties', async () => {
+    const received: unknown[] = [];
+    const take = tools({ take: (args) => (received.push(args), null) });
+    await exec('CALL take { "a\\"b": 1, "c\\\\d": 2, "\\u2028": 3, "2024": 4, constructor: 5, z: 6 }', take);
+    await exec('CALL take { __proto__: 7, x: [1] }\nCALL take { "__proto__": { y: 8 } }\nCALL take { only: "one" }', take);
+    expect(received).toEqual<unknown[]>([{ 'a"b': 1, 'c\\d': 2, '\u2028': 3, 2024: 4, constructor: 5, z: 6 }, { ['__proto__']: 7, x: [1] }, { ['__proto__']: { y: 8 } }, { only: 'one' }]);
+    expect(Object.keys(received[0]!)).toEqual(['2024', 'a"b', 'c\\d', '\u2028', 'constructor', 'z']);
+    for (const args of received.slice(1, 3)) {
+      expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
+      expect(Object.hasOwn(args as object, '__proto__')).toBe(true);
+    }
+  });
+
   it('passes lists and objects to tools as plain JSON', async () => {
     let received: unknown;
-    await exec('CALL take { list: [1, {a: [true]}], "odd key": null }', { take: (args) => ((received = args), null) });
+    await exec('CALL take { list: [1, {a: [true]}], "odd key": null }', tools({ take: (args) => ((received = args), null) }));
     expect(received).toEqual({ list: [1, { a: [true] }], 'odd key': null });
   });
 
   it('reports errors after a CALL at the right position', async () => {
-    await expectFailure('LET a = CALL obj {}\nPRINT((CALL obj {}).missing)', 'MemberAccessError', /no key "missing"/, 2, 21, { obj: () => ({ present: 1 }) });
-    await expectFailure('IF CALL n {} THEN END', 'InvalidConditionError', /got number 1/, 1, 4, { n: () => 1 });
-    await expectFailure('FOR x IN CALL n {} DO END', 'InvalidIterableError', /got number 1/, 1, 10, { n: () => 1 });
-    await expectFailure('PRINT(CALL n {} + "a")', 'TypeError', /use FORMAT/, 1, 17, { n: () => 1 });
+    await expectFailure('LET a = CALL obj {}\nPRINT((CALL obj {}).missing)', 'MemberAccessError', /no key "missing"/, 2, 21, tools({ obj: () => ({ present: 1 }) }));
+    await expectFailure('IF CALL n {} THEN END', 'InvalidConditionError', /got number 1/, 1, 4, tools({ n: () => 1 }));
+    await expectFailure('FOR x IN CALL n {} DO END', 'InvalidIterableError', /got number 1/, 1, 10, tools({ n: () => 1 }));
+    await expectFailure('PRINT(CALL n {} + "a")', 'TypeError', /use FORMAT/, 1, 17, tools({ n: () => 1 }));
+    await expectFailure('FOR x IN [1, 2] DO\n  LET y = CALL n {}\n  LET z = y / (x - 2)\nEND', 'DivisionByZeroError', /by zero/, 3, 13, tools({ n: () => 1 }));
   });
 
   it('evaluates CALC whose vars come from a CALL', async () => {
-    expect((await exec('PRINT(CALC { formula: "a * 2", vars: { a: CALL n {} } })', { n: () => 21 })).output).toEqual(['42']);
+    expect((await exec('PRINT(CALC { formula: "a * 2", vars: { a: CALL n {} } })', tools({ n: () => 21 }))).output).toEqual(['42']);
+  });
+
+  it('waits at every level of nested loops, IFs and blocks, and goes on where it stopped', async () => {
+    const used = tools({ id: (args) => args.v as number, yes: () => true, list: (args) => Array.from({ length: args.n as number }, (_, i) => i) });
+    const source = [
+      'LET total = 0',
+      'LET seen = []',
+      'FOR a IN CALL list { n: 3 } DO',
+      '  IF CALL yes {} THEN',
+      '    FOR b IN CALL list { n: 4 } DO',
+      '      LET v = CALL id { v: a * 10 + b }',
+      '      IF v % 2 == 0 THEN',
+      '        CALL id { v: 0 }',
+      '        LET total = total + v',
+      '      ELSE',
+      '        LET seen = APPEND(seen, CALL id { v: v })',
+      '      END',
+      '    END',
+      '  END',
+      'END',
+      'PRINT(total)',
+      'PRINT(seen)',
+    ].join('\n');
+    const { output, steps } = await exec(source, used);
+    expect(output).toEqual(['66', '[1,3,11,13,21,23]']);
+    // LET ×2, FOR, 3 × (iteration, IF, FOR, 2 even b × (iteration, LET, IF, CALL, LET) + 2 odd b × (iteration, LET, IF, LET)), PRINT ×2
+    expect(steps).toBe(2 + 1 + 3 * (3 + 2 * 5 + 2 * 4) + 2);
+  });
+
+  it('runs a long loop over the tool without growing the stack', async () => {
+    const used = tools({ inc: (args) => (args.v as number) + 1 });
+    const { output } = await exec('LET total = 0\nFOR i IN RANGE(30000) DO\n  LET total = CALL inc { v: total }\nEND\nPRINT(total)', used, { maxSteps: 1e6, maxToolCalls: 1e6 });
+    expect(output).toEqual(['30000']);
+  });
+});
+
+describe('a tool whose promise-like answer settles inside its `then`', () => {
+  it('is waited for like a promise, and a long loop over it does not recurse', async () => {
+    const now = { then: (resolve: (value: unknown) => void) => resolve(1) };
+    const { output } = await exec('LET total = 0\nFOR i IN RANGE(30000) DO\n  LET total = total + CALL now {}\n  CALL now {}\nEND\nPRINT(total)', { now: () => now as never }, {
+      maxSteps: 1e6,
+      maxToolCalls: 1e6,
+    });
+    expect(output).toEqual(['30000']);
   });
 });

@@ -178,6 +178,10 @@ describe('tokenize: problems', () => {
     const { problems } = tokenize('LET n = 1e400');
     expect(problems).toEqual([{ line: 1, column: 9, message: 'the number 1e400 is too large' }]);
     expect(tokenize('1e308').problems).toEqual([]);
+    expect(tokenize('2E+308').problems).toEqual([{ line: 1, column: 1, message: 'the number 2E+308 is too large' }]);
+    expect(tokenize(`1${'0'.repeat(308)}`).problems).toEqual([]);
+    expect(tokenize(`2${'0'.repeat(308)}`).problems.map((p) => p.message)).toEqual([`the number 2${'0'.repeat(308)} is too large`]);
+    expect(tokenize(`${'9'.repeat(400)}.5`).problems).toHaveLength(1);
   });
 
   it.each([

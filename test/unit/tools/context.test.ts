@@ -429,9 +429,9 @@ describe('a context kept after its run (issue 5.5)', () => {
 
   it('exposes only the documented surface: no way to the host or the interpreter', async () => {
     const { kept } = await keptContext();
-    expect(Object.getOwnPropertyNames(kept).sort()).toEqual(['executionId', 'signal', 'toolName']);
+    expect(Object.getOwnPropertyNames(kept).sort()).toEqual(['signal', 'toolName']);
     const documented = [
-      'constructor', 'setState', 'getStateValue', 'hasState', 'getAllState', 'clearState', 'getStateMetadata', 'getAllStateMetadata',
+      'constructor', 'executionId', 'setState', 'getStateValue', 'hasState', 'getAllState', 'clearState', 'getStateMetadata', 'getAllStateMetadata',
       'registerStateMetadata', 'sessionId', 'logger', 'print', 'callTool', 'getVar', 'setVar', 'sandboxDir', 'resolvePath',
     ];
     expect(Object.getOwnPropertyNames(Object.getPrototypeOf(kept)).sort()).toEqual(documented.sort());

@@ -224,6 +224,18 @@ describe('ToolResultError and result conversion', () => {
     expect(error.message).toBe('tool `count` returned the wrong type: expected number, received string "seven"');
   });
 
+  it('tells a list from an object when checking a declared list or object type', async () => {
+    const { run } = setup([
+      tool('listed', () => [1, 2], { returns: 'object' }),
+      tool('keyed', () => ({ a: 1 }), { returns: 'array' }),
+      tool('both', () => [{ a: 1 }], { returns: 'array' }),
+      tool('one', () => ({ a: [1] }), { returns: 'object' }),
+    ]);
+    await expect(failure(run('LET n = CALL listed {}'))).resolves.toMatchObject({ kind: 'ToolResultError', message: 'tool `listed` returned the wrong type: expected object, received list of 2 items' });
+    await expect(failure(run('LET n = CALL keyed {}'))).resolves.toMatchObject({ kind: 'ToolResultError', message: 'tool `keyed` returned the wrong type: expected list, received object with keys a' });
+    expect((await run('LET b = CALL both {}\nLET o = CALL one {}')).variables).toEqual({ b: [{ a: 1 }], o: { a: [1] } });
+  });
+
   it('checks a JSON Schema returns deeply', async () => {
     const { run } = setup([tool('user', () => ({ id: 'x' }), { returns: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } })]);
     const error = await failure(run('LET u = CALL user {}'));

@@ -1,0 +1,91 @@
+// Waiting inside the interpreter without a promise per wait.
+//
+// A loop whose body calls an async tool waits once per iteration. With promises, each wait costs a
+// promise of our own and a second microtask (the tool's promise settles ours, then ours resumes the
+// loop), and each await costs suspending and resuming an async function: together more than the
+// tool call itself. A Pending is the interpreter's own, lighter promise: whoever waits for it
+// registers a Continuation, which is called in the very microtask in which the result arrives, so
+// the loop goes on from the tool's own promise in one step. Pendings never leave the interpreter:
+// at its edges (a host's promise, an `await`) they become promises.
+
+/** Who goes on once something is done. */
+export interface Continuation {
+  resume(value: unknown): void;
+  fail(error: unknown): void;
+}
+
+/** What a statement that had to wait hands back: the interpreter's Pending, or a promise. */
+export type Waiting = Pending | Promise<unknown>;
+
+const WAITING = 0;
+const DONE = 1;
+const FAILED = 2;
+
+// The fields are set in the constructor (`declare`d, not class fields): V8 runs class field
+// initialisers as a function of their own for every instance, and subclasses (the loop and block
+// runs of evaluator.ts) would pay for it on every wait.
+export class Pending implements PromiseLike<unknown> {
+  private declare pendingState: typeof WAITING | typeof DONE | typeof FAILED;
+  private declare pendingResult: unknown;
+  private declare pendingNext: Continuation | null;
+
+  constructor() {
+    this.pendingState = WAITING;
+    this.pendingResult = undefined;
+    this.pendingNext = null;
+  }
+
+  /** Ends with `value`; when `value` is itself waiting, once that is done, with its value. */
+  resolveWith(value: unknown): void {
+    if (this.pendingState !== WAITING) return;
+    if (value instanceof Pending || value instanceof Promise) {
+      follow(value, { resume: (settled) => this.resolveWith(settled), fail: (error) => this.rejectWith(error) });
+      return;
+    }
+    this.pendingState = DONE;
+    this.pendingResult = value;
+    const next = this.pendingNext;
+    this.pendingNext = null;
+    next?.resume(value);
+  }
+
+  rejectWith(error: unknown): void {
+    if (this.pendingState !== WAITING) return;
+    this.pendingState = FAILED;
+    this.pendingResult = error;
+    const next = this.pendingNext;
+    this.pendingNext = null;
+    next?.fail(error);
+  }
+
+  /**
+   * Calls `next` once this is done. Already done, it is called in a microtask, never on the caller's
+   * stack: a loop over a tool that answers at once must not recurse once per iteration.
+   */
+  waitFor(next: Continuation): void {
+    if (this.pendingState === WAITING) {
+      const first = this.pendingNext;
+      this.pendingNext = first === null ? next : { resume: (value) => (first.resume(value), next.resume(value)), fail: (error) => (first.fail(error), next.fail(error)) };
+      return;
+    }
+    const state = this.pendingState;
+    const result = this.pendingResult;
+    queueMicrotask(() => (state === DONE ? next.resume(result) : next.fail(result)));
+  }
+
+  /** The promise of the same result. */
+  asPromise(): Promise<unknown> {
+    return new Promise((resolve, reject) => this.waitFor({ resume: resolve, fail: reject }));
+  }
+
+  /** A Pending can be awaited like a promise. */
+  then<A = unknown, B = never>(onFulfilled?: ((value: unknown) => A | PromiseLike<A>) | null, onRejected?: ((error: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+    return this.asPromise().then(onFulfilled, onRejected);
+  }
+}
+
+/** Tells `next` when `waiting` is done. */
+export function follow(waiting: Waiting, next: Continuation): void {
+  if (waiting instanceof Pending) waiting.waitFor(next);
+  else waiting.then((value) => next.resume(value), (error: unknown) => next.fail(error));
+}
