@@ -9,7 +9,7 @@
 import { EmbeddedActionsParser, type ILookaheadStrategy, type IOrAlt, type IToken } from './chevrotain.js';
 import { CachedLookahead } from './lookahead.js';
 import type * as A from './ast.js';
-import { buildExpression, type OperandParts } from './precedence.js';
+import { BINARY, buildExpression, OPERAND, PREFIX, type PieceKind } from './precedence.js';
 import * as T from './tokens.js';
 import { errorMessages } from './messages.js';
 import { expressionName, methodCallHint } from './hints.js';
@@ -103,12 +103,42 @@ export class NuwaParser extends EmbeddedActionsParser {
     this.performSelfAnalysis();
   }
 
+  // What the rules below are reading, on stacks shared by all of them instead of arrays, records and
+  // closures made for every expression, list and block (the garbage of a megabyte parse): a rule
+  // notes where its part of a stack starts, and takes that part when it ends. Whatever error
+  // recovery leaves behind lies above a finished rule's start and is dropped with it; the tree of a
+  // script with errors is discarded anyway.
+  /** The expressions being read, as flat sequences of operands and operator tokens (precedence.ts). */
+  private readonly pieces: Array<A.Expression | IToken> = [];
+  private readonly kinds: PieceKind[] = [];
+  /** Elements of the lists and arguments of the calls being read. */
+  private readonly items: A.Expression[] = [];
+  private readonly fields: A.Property[] = [];
+  private readonly statements: A.Statement[] = [];
+  private readonly elseIfLinks: Array<{ keyword: IToken; condition: A.Expression; body: A.Statement[] }> = [];
+  /** The first `.name` or `[index]` after LET's name, and the dotted name of a CALL (no nesting inside either). */
+  private letTarget: IToken | undefined;
+  private toolName = '';
+
+  override reset(): void {
+    super.reset();
+    // Chevrotain resets while it is being built too, before these fields exist.
+    if (this.pieces === undefined) return;
+    for (const stack of [this.pieces, this.kinds, this.items, this.fields, this.statements, this.elseIfLinks]) stack.length = 0;
+  }
+
+  private take<E>(stack: E[], start: number): E[] {
+    const taken = stack.slice(start);
+    drop(stack, start);
+    return taken;
+  }
+
+  private readonly pushStatement = (): void => void this.statements.push(this.SUBRULE(this.statement));
+
   script = this.RULE('script', (): A.Statement[] => {
-    const body: A.Statement[] = [];
-    this.MANY(() => {
-      body.push(this.SUBRULE(this.statement));
-    });
-    return body;
+    const start = this.statements.length;
+    this.MANY(this.pushStatement);
+    return this.take(this.statements, start);
   }, { recoveryValueFunc: () => [] });
 
   // Chevrotain calls OR with an array of alternatives; building that array (and its closures) on
@@ -121,9 +151,8 @@ export class NuwaParser extends EmbeddedActionsParser {
     {
       ALT: () => {
         const expression = this.SUBRULE(this.expression);
-        return this.ACTION(
-          (): A.ExpressionStatement => ({ type: 'ExpressionStatement', expression, line: expression.line, column: expression.column, hasCall: expression.hasCall }),
-        );
+        if (this.RECORDING_PHASE) return placeholderStatement();
+        return { type: 'ExpressionStatement', expression, line: expression.line, column: expression.column, hasCall: expression.hasCall };
       },
     },
     { ALT: () => this.SUBRULE(this.whileStatement) },
@@ -132,37 +161,42 @@ export class NuwaParser extends EmbeddedActionsParser {
 
   statement = this.RULE('statement', (): A.Statement => this.OR(this.statementAlternatives), { recoveryValueFunc: placeholderStatement });
 
+  /** `.name` or `[index]` after LET's name. */
+  private readonly letPathAlternatives: Array<IOrAlt<IToken>> = [
+    {
+      ALT: () => {
+        const dot = this.CONSUME(T.Dot);
+        this.CONSUME2(T.Identifier);
+        return dot;
+      },
+    },
+    {
+      ALT: () => {
+        const bracket = this.CONSUME(T.LBracket);
+        this.SUBRULE2(this.expression);
+        this.CONSUME(T.RBracket);
+        return bracket;
+      },
+    },
+  ];
+
+  private readonly letPath = (): void => {
+    const part = this.OR(this.letPathAlternatives);
+    this.letTarget ??= part;
+  };
+
   letStatement = this.RULE('letStatement', (): A.LetStatement => {
     const keyword = this.CONSUME(T.Let);
     const name = this.CONSUME(T.Identifier);
     // `LET item.price = 2`: a LET sets a whole variable.
-    let target: IToken | undefined;
-    this.MANY(() => {
-      const first = this.OR([
-        {
-          ALT: () => {
-            const dot = this.CONSUME(T.Dot);
-            this.CONSUME2(T.Identifier);
-            return dot;
-          },
-        },
-        {
-          ALT: () => {
-            const bracket = this.CONSUME(T.LBracket);
-            this.SUBRULE2(this.expression);
-            this.CONSUME(T.RBracket);
-            return bracket;
-          },
-        },
-      ]);
-      target ??= first;
-    });
+    this.letTarget = undefined;
+    this.MANY(this.letPath);
+    const target = this.letTarget;
     this.CONSUME(T.AnyAssign); // `+=` and friends are reported by the lexer
     const value = this.SUBRULE(this.expression);
-    return this.ACTION(() => {
-      if (target) this.report(target, `LET sets a whole variable: lists and objects cannot be changed in place, so build a new one (LET ${name.image} = { ... } or APPEND(...))`);
-      return { type: 'Let', name: name.image, value, line: lineOf(keyword), column: columnOf(keyword), hasCall: value.hasCall };
-    });
+    if (this.RECORDING_PHASE) return placeholderStatement() as never;
+    if (target) this.report(target, `LET sets a whole variable: lists and objects cannot be changed in place, so build a new one (LET ${name.image} = { ... } or APPEND(...))`);
+    return { type: 'Let', name: name.image, value, line: lineOf(keyword), column: columnOf(keyword), hasCall: value.hasCall };
   }, { recoveryValueFunc: standIn<A.LetStatement>(placeholderStatement) });
 
   /** THEN, or `:` as Python writes it (reported). */
@@ -170,72 +204,84 @@ export class NuwaParser extends EmbeddedActionsParser {
     if (token.tokenType === T.Colon) this.report(token, `write THEN after the ${keyword} condition, not \`:\``);
   }
 
+  private readonly elseIfLink = (): void => {
+    const keyword = this.CONSUME(T.ElseIf);
+    const condition = this.SUBRULE2(this.expression);
+    this.CONSUME2(T.ThenWord);
+    this.elseIfLinks.push({ keyword, condition, body: this.SUBRULE2(this.block) });
+  };
+
+  private readonly elseColon = (): void => {
+    const colon = this.CONSUME3(T.Colon);
+    if (!this.RECORDING_PHASE) this.report(colon, 'write ELSE alone, without `:`');
+  };
+
+  private readonly elseBranch = (): A.Statement[] => {
+    this.CONSUME(T.Else);
+    this.OPTION2(this.elseColon);
+    return this.SUBRULE3(this.block);
+  };
+
   ifStatement = this.RULE('ifStatement', (): A.IfStatement => {
     const keyword = this.CONSUME(T.If);
     const condition = this.SUBRULE(this.expression);
     const then = this.CONSUME(T.ThenWord);
     const consequent = this.SUBRULE(this.block);
     // ELSEIF/ELIF chains (reported by the mistakes pass) share the one END, as their authors meant.
-    const chain: Array<{ keyword: IToken; condition: A.Expression; body: A.Statement[] }> = [];
-    this.MANY(() => {
-      const elseIf = this.CONSUME(T.ElseIf);
-      const elseIfCondition = this.SUBRULE2(this.expression);
-      this.CONSUME2(T.ThenWord);
-      chain.push({ keyword: elseIf, condition: elseIfCondition, body: this.SUBRULE2(this.block) });
-    });
-    let alternate: A.Statement[] | null = null;
-    this.OPTION(() => {
-      this.CONSUME(T.Else);
-      this.OPTION2(() => this.report(this.CONSUME3(T.Colon), 'write ELSE alone, without `:`'));
-      alternate = this.SUBRULE3(this.block);
-    });
+    const chainStart = this.elseIfLinks.length;
+    this.MANY(this.elseIfLink);
+    let alternate: A.Statement[] | null = this.OPTION(this.elseBranch) ?? null;
     this.CONSUME(T.End);
-    return this.ACTION(() => {
-      this.reportThen(then, 'IF');
+    if (this.RECORDING_PHASE) return placeholderStatement() as never;
+    this.reportThen(then, 'IF');
+    if (this.elseIfLinks.length > chainStart) {
+      const chain = this.take(this.elseIfLinks, chainStart);
       for (let i = chain.length - 1; i >= 0; i--) {
         const link = chain[i]!;
         alternate = [ifNode(link.keyword, link.condition, link.body, alternate)];
       }
-      return ifNode(keyword, condition, consequent, alternate);
-    });
+    }
+    return ifNode(keyword, condition, consequent, alternate);
   }, { recoveryValueFunc: standIn<A.IfStatement>(placeholderStatement) });
+
+  private readonly secondLoopVariable = (): IToken => {
+    this.CONSUME(T.Comma);
+    return this.CONSUME2(T.Identifier);
+  };
 
   forStatement = this.RULE('forStatement', (): A.ForStatement => {
     const keyword = this.CONSUME(T.For);
     const variable = this.CONSUME(T.Identifier);
-    let second: IToken | undefined;
-    this.OPTION(() => {
-      this.CONSUME(T.Comma);
-      second = this.CONSUME2(T.Identifier);
-    });
+    const second = this.OPTION(this.secondLoopVariable);
     this.CONSUME(T.In);
     const iterable = this.SUBRULE(this.expression);
     const doWord = this.CONSUME(T.DoWord);
     const body = this.SUBRULE(this.block);
     this.CONSUME(T.End);
-    return this.ACTION(() => {
-      if (doWord.tokenType === T.Colon) this.report(doWord, 'write DO after FOR x IN list, not `:`');
-      if (doWord.tokenType === T.Then) this.report(doWord, 'a FOR loop is FOR x IN list DO ... END: write DO, not THEN');
-      if (second) {
-        const object = nameOf(iterable, 'obj');
-        this.report(second, `FOR takes one loop variable: to go over an object write FOR ${variable.image} IN KEYS(${object}) DO ... and read ${object}[${variable.image}]`);
-      }
-      return {
-        type: 'For',
-        variable: variable.image,
-        iterable,
-        body,
-        line: lineOf(keyword), column: columnOf(keyword),
-        hasCall: iterable.hasCall || anyCall(body),
-      };
-    });
+    if (this.RECORDING_PHASE) return placeholderStatement() as never;
+    if (doWord.tokenType === T.Colon) this.report(doWord, 'write DO after FOR x IN list, not `:`');
+    if (doWord.tokenType === T.Then) this.report(doWord, 'a FOR loop is FOR x IN list DO ... END: write DO, not THEN');
+    if (second) {
+      const object = nameOf(iterable, 'obj');
+      this.report(second, `FOR takes one loop variable: to go over an object write FOR ${variable.image} IN KEYS(${object}) DO ... and read ${object}[${variable.image}]`);
+    }
+    return {
+      type: 'For',
+      variable: variable.image,
+      iterable,
+      body,
+      line: lineOf(keyword), column: columnOf(keyword),
+      hasCall: iterable.hasCall || anyCall(body),
+    };
   }, { recoveryValueFunc: standIn<A.ForStatement>(placeholderStatement) });
+
+  private readonly optionalDo = (): void => void this.CONSUME(T.DoWord);
 
   /** WHILE cond DO ... END (reported by the mistakes pass); parsed so its body is still checked. */
   whileStatement = this.RULE('whileStatement', (): A.Statement => {
     this.CONSUME(T.While);
     this.SUBRULE(this.expression);
-    this.OPTION(() => this.CONSUME(T.DoWord));
+    this.OPTION(this.optionalDo);
     this.SUBRULE(this.block);
     this.CONSUME(T.End);
     return placeholderStatement();
@@ -248,75 +294,95 @@ export class NuwaParser extends EmbeddedActionsParser {
     return placeholderStatement();
   }, { recoveryValueFunc: placeholderStatement });
 
+  private readonly prebuiltBlock = (): PrebuiltToken<A.Statement[]> => this.CONSUME(T.PrebuiltBlock) as PrebuiltToken<A.Statement[]>;
+
   block = this.RULE('block', (): A.Statement[] => {
-    let body: A.Statement[] = [];
-    this.OPTION(() => {
-      const prebuilt = this.CONSUME(T.PrebuiltBlock) as PrebuiltToken<A.Statement[]>;
-      this.ACTION(() => (body = prebuilt.payload.slice()));
-    });
-    this.MANY(() => {
-      body.push(this.SUBRULE(this.statement));
-    });
-    return body;
+    const start = this.statements.length;
+    const prebuilt = this.OPTION(this.prebuiltBlock);
+    this.MANY(this.pushStatement);
+    const body = this.take(this.statements, start);
+    return prebuilt === undefined || this.RECORDING_PHASE ? body : [...prebuilt.payload, ...body];
   }, { recoveryValueFunc: () => [] });
+
+  private push(piece: A.Expression | IToken, kind: PieceKind): void {
+    this.pieces.push(piece);
+    this.kinds.push(kind);
+  }
+
+  private readonly binaryTail = (): void => {
+    this.push(this.CONSUME(T.BinaryOperator), BINARY);
+    this.SUBRULE2(this.operand);
+  };
 
   expression = this.RULE(
     'expression',
     (): A.Expression => {
-      const parts: OperandParts[] = [this.SUBRULE(this.operand)];
-      const operators: IToken[] = [];
-      this.MANY(() => {
-        operators.push(this.CONSUME(T.BinaryOperator));
-        parts.push(this.SUBRULE2(this.operand));
-      });
-      return this.ACTION(() => (parts.length === 1 && parts[0]!.prefixes.length === 0 ? parts[0]!.operand : buildExpression(parts, operators, this.reportProblem)));
+      const start = this.pieces.length;
+      this.SUBRULE(this.operand);
+      this.MANY(this.binaryTail);
+      if (this.RECORDING_PHASE) return placeholder();
+      const { pieces, kinds } = this;
+      const result = pieces.length === start + 1 && kinds[start] === OPERAND ? (pieces[start] as A.Expression) : buildExpression(pieces, kinds, start, this.reportProblem);
+      drop(pieces, start);
+      drop(kinds, start);
+      return result ?? placeholder(); // a sequence error recovery left incomplete
     },
     { recoveryValueFunc: placeholder },
   );
 
+  private readonly prefixOperator = (): void => this.push(this.CONSUME(T.PrefixOperator), PREFIX);
+  private readonly postfix = (): void => this.OR(this.postfixAlternatives);
+
+  /** Pushes its prefix operators and its operand, with the suffixes applied, onto `pieces`. */
   operand = this.RULE(
     'operand',
-    (): OperandParts => {
-      const prefixes: IToken[] = [];
-      this.MANY(() => {
-        prefixes.push(this.CONSUME(T.PrefixOperator));
-      });
-      let operand = this.SUBRULE(this.primary);
-      this.MANY2(() => {
-        const suffix = this.OR(this.postfixAlternatives);
-        const object = operand;
-        operand = this.ACTION((): A.Expression => {
-          if (suffix.method) this.report(suffix.token, methodCallHint(nameOf(object, 'x'), suffix.token.image));
-          return suffix.index === undefined
-            ? { type: 'Member', object, property: suffix.token.image, line: lineOf(suffix.token), column: columnOf(suffix.token), hasCall: object.hasCall }
-            : { type: 'Index', object, index: suffix.index, line: lineOf(suffix.token), column: columnOf(suffix.token), hasCall: object.hasCall || suffix.index.hasCall };
-        });
-      });
-      return { prefixes, operand };
+    (): void => {
+      this.MANY(this.prefixOperator);
+      this.push(this.SUBRULE(this.primary), OPERAND);
+      this.MANY2(this.postfix);
     },
-    { recoveryValueFunc: () => ({ prefixes: [], operand: placeholder() }) },
+    { recoveryValueFunc: () => undefined },
   );
 
-  /** `.name` (token: the name), `.name(...)` (a method call: a problem), or `[index]` (token: the bracket). */
-  private readonly postfixAlternatives: Array<IOrAlt<{ token: IToken; index?: A.Expression; method?: true }>> = [
+  /** The operand at `at` of `pieces`: the one a suffix extends (the top of the stack when the suffix began). */
+  private operandAt(at: number): A.Expression {
+    return this.kinds[at] === OPERAND ? (this.pieces[at] as A.Expression) : placeholder();
+  }
+
+  /** Puts the extended operand back at `at`, dropping what error recovery may have left above it. */
+  private replaceOperand(at: number, operand: A.Expression): void {
+    if (at < 0) return;
+    this.pieces[at] = operand;
+    this.kinds[at] = OPERAND;
+    drop(this.pieces, at + 1);
+    drop(this.kinds, at + 1);
+  }
+
+  private readonly argumentsOption = (): A.Expression[] => this.SUBRULE(this.argumentList);
+
+  /** `.name`, `.name(...)` (a method call: a problem), or `[index]`, applied to the operand on top of `pieces`. */
+  private readonly postfixAlternatives: Array<IOrAlt<void>> = [
     {
       ALT: () => {
+        const at = this.pieces.length - 1;
         this.CONSUME(T.Dot);
-        const token = this.CONSUME(T.Identifier);
-        let method: true | undefined;
-        this.OPTION(() => {
-          this.SUBRULE(this.argumentList);
-          method = true;
-        });
-        return { token, method };
+        const name = this.CONSUME(T.Identifier);
+        const method = this.OPTION(this.argumentsOption) !== undefined;
+        if (this.RECORDING_PHASE) return;
+        const object = this.operandAt(at);
+        if (method) this.report(name, methodCallHint(nameOf(object, 'x'), name.image));
+        this.replaceOperand(at, { type: 'Member', object, property: name.image, line: lineOf(name), column: columnOf(name), hasCall: object.hasCall });
       },
     },
     {
       ALT: () => {
-        const token = this.CONSUME(T.LBracket);
+        const at = this.pieces.length - 1;
+        const bracket = this.CONSUME(T.LBracket);
         const index = this.SUBRULE(this.expression);
         this.CONSUME(T.RBracket);
-        return { token, index };
+        if (this.RECORDING_PHASE) return;
+        const object = this.operandAt(at);
+        this.replaceOperand(at, { type: 'Index', object, index, line: lineOf(bracket), column: columnOf(bracket), hasCall: object.hasCall || index.hasCall });
       },
     },
   ];
@@ -343,7 +409,7 @@ export class NuwaParser extends EmbeddedActionsParser {
     {
       ALT: () => {
         const prebuilt = this.CONSUME(T.PrebuiltExpression) as PrebuiltToken<A.Expression>;
-        return this.ACTION(() => prebuilt.payload);
+        return this.RECORDING_PHASE ? placeholder() : prebuilt.payload;
       },
     },
   ];
@@ -351,69 +417,76 @@ export class NuwaParser extends EmbeddedActionsParser {
   primary = this.RULE('primary', (): A.Expression => this.OR(this.primaryAlternatives), { recoveryValueFunc: placeholder });
 
   private literal(token: IToken, value: (token: IToken) => A.Literal['value']): A.Literal {
-    return this.ACTION(() => ({ type: 'Literal', value: value(token), line: lineOf(token), column: columnOf(token), hasCall: false }));
+    if (this.RECORDING_PHASE) return placeholder();
+    return { type: 'Literal', value: value(token), line: lineOf(token), column: columnOf(token), hasCall: false };
   }
+
+  private readonly pushArgument = { SEP: T.Comma, DEF: (): void => void this.items.push(this.SUBRULE(this.expression)) };
 
   /** `( a, b, ... )` */
   argumentList = this.RULE('argumentList', (): A.Expression[] => {
-    const args: A.Expression[] = [];
+    const start = this.items.length;
     this.CONSUME(T.LParen);
-    this.MANY_SEP({ SEP: T.Comma, DEF: () => args.push(this.SUBRULE(this.expression)) });
+    this.MANY_SEP(this.pushArgument);
     this.CONSUME(T.RParen);
-    return args;
+    return this.take(this.items, start);
   }, { recoveryValueFunc: () => [] });
 
   nameOrFunctionCall = this.RULE('nameOrFunctionCall', (): A.Variable | A.FunctionCall => {
     const name = this.CONSUME(T.Identifier);
-    let args: A.Expression[] | undefined;
-    this.OPTION(() => {
-      args = this.SUBRULE(this.argumentList);
-    });
-    return this.ACTION(() => {
-      if (args === undefined) return { type: 'Variable', name: name.image, line: lineOf(name), column: columnOf(name), hasCall: false };
-      // Every built-in is uppercase: a call of any other name cannot succeed.
-      if (name.image !== name.image.toUpperCase() && !name.isInsertedInRecovery) this.notes.push({ line: lineOf(name), column: columnOf(name), message: unknownFunctionMessage(name.image) });
-      return { type: 'FunctionCall', name: name.image, arguments: args, line: lineOf(name), column: columnOf(name), hasCall: anyCall(args) };
-    });
+    const args = this.OPTION(this.argumentsOption);
+    if (this.RECORDING_PHASE) return placeholder() as never;
+    if (args === undefined) return { type: 'Variable', name: name.image, line: lineOf(name), column: columnOf(name), hasCall: false };
+    // Every built-in is uppercase: a call of any other name cannot succeed.
+    if (name.image !== name.image.toUpperCase() && !name.isInsertedInRecovery) this.notes.push({ line: lineOf(name), column: columnOf(name), message: unknownFunctionMessage(name.image) });
+    return { type: 'FunctionCall', name: name.image, arguments: args, line: lineOf(name), column: columnOf(name), hasCall: anyCall(args) };
   }, { recoveryValueFunc: standIn<A.Variable>(placeholder) });
+
+  private readonly trailingComma = (): void => void this.CONSUME2(T.Comma); // allowed after the last element
+  private readonly nextElement = (): void => {
+    this.CONSUME(T.Comma);
+    this.items.push(this.SUBRULE2(this.expression));
+  };
+  private readonly elements = (): void => {
+    this.items.push(this.SUBRULE(this.expression));
+    this.MANY(this.nextElement);
+    this.OPTION2(this.trailingComma);
+  };
 
   listLiteral = this.RULE('listLiteral', (): A.ListExpression => {
     const bracket = this.CONSUME(T.LBracket);
-    const elements: A.Expression[] = [];
-    this.OPTION(() => {
-      elements.push(this.SUBRULE(this.expression));
-      this.MANY(() => {
-        this.CONSUME(T.Comma);
-        elements.push(this.SUBRULE2(this.expression));
-      });
-      this.OPTION2(() => this.CONSUME2(T.Comma)); // trailing comma
-    });
+    const start = this.items.length;
+    this.OPTION(this.elements);
     this.CONSUME(T.RBracket);
-    return this.ACTION(() => ({ type: 'List', elements, line: lineOf(bracket), column: columnOf(bracket), hasCall: anyCall(elements) }));
+    const elements = this.take(this.items, start);
+    if (this.RECORDING_PHASE) return placeholder() as never;
+    return { type: 'List', elements, line: lineOf(bracket), column: columnOf(bracket), hasCall: anyCall(elements) };
   }, { recoveryValueFunc: standIn<A.ListExpression>(placeholder) });
 
   objectLiteral = this.RULE('objectLiteral', (): A.ObjectExpression => {
     const brace = this.CONSUME(T.LBrace);
     const properties = this.SUBRULE(this.properties);
     this.CONSUME(T.RBrace);
-    return this.ACTION(() => {
-      this.checkDuplicateKeys(properties);
-      return { type: 'Object', properties, line: lineOf(brace), column: columnOf(brace), hasCall: anyCall(properties) };
-    });
+    if (this.RECORDING_PHASE) return emptyObject();
+    this.checkDuplicateKeys(properties);
+    return { type: 'Object', properties, line: lineOf(brace), column: columnOf(brace), hasCall: anyCall(properties) };
   }, { recoveryValueFunc: emptyObject });
+
+  private readonly nextProperty = (): void => {
+    this.CONSUME(T.Comma);
+    this.fields.push(this.SUBRULE2(this.property));
+  };
+  private readonly propertyList = (): void => {
+    this.fields.push(this.SUBRULE(this.property));
+    this.MANY(this.nextProperty);
+    this.OPTION2(this.trailingComma);
+  };
 
   /** `key: value, ...` with an optional trailing comma. */
   properties = this.RULE('properties', (): A.Property[] => {
-    const properties: A.Property[] = [];
-    this.OPTION(() => {
-      properties.push(this.SUBRULE(this.property));
-      this.MANY(() => {
-        this.CONSUME(T.Comma);
-        properties.push(this.SUBRULE2(this.property));
-      });
-      this.OPTION2(() => this.CONSUME2(T.Comma)); // trailing comma
-    });
-    return properties;
+    const start = this.fields.length;
+    this.OPTION(this.propertyList);
+    return this.take(this.fields, start);
   }, { recoveryValueFunc: () => [] });
 
   private readonly keyAlternatives: Array<IOrAlt<IToken>> = [{ ALT: () => this.CONSUME(T.Identifier) }, { ALT: () => this.CONSUME(T.StringLiteral) }];
@@ -424,62 +497,75 @@ export class NuwaParser extends EmbeddedActionsParser {
       const key = this.OR(this.keyAlternatives);
       const separator = this.CONSUME(T.KeySeparator);
       const value = this.SUBRULE(this.expression);
-      return this.ACTION(() => {
-        if (separator.tokenType === T.Assign) this.report(separator, `object keys are followed by \`:\`: write ${key.image}: ...`);
-        return {
-          type: 'Property',
-          key: key.tokenType === T.StringLiteral ? stringValue(key) : key.image,
-          value,
-          line: lineOf(key), column: columnOf(key),
-          hasCall: value.hasCall,
-        };
-      });
+      if (this.RECORDING_PHASE) return undefined as never;
+      if (separator.tokenType === T.Assign) this.report(separator, `object keys are followed by \`:\`: write ${key.image}: ...`);
+      return {
+        type: 'Property',
+        key: key.tokenType === T.StringLiteral ? stringValue(key) : key.image,
+        value,
+        line: lineOf(key), column: columnOf(key),
+        hasCall: value.hasCall,
+      };
     },
     { recoveryValueFunc: (): A.Property => ({ type: 'Property', key: '', value: placeholder(), line: 0, column: 0, hasCall: false }) },
   );
 
+  private readonly toolNamePart = (): void => {
+    this.CONSUME(T.Dot);
+    this.toolName += `.${this.CONSUME2(T.Identifier).image}`;
+  };
+
+  /** A CALL's arguments: an object literal, or (reported) parentheses, which yield their `(` token. */
+  private readonly callArgumentAlternatives: Array<IOrAlt<A.ObjectExpression | IToken>> = [
+    { ALT: () => this.SUBRULE(this.objectLiteral) },
+    {
+      // CALL t(city: "Oslo"): parentheses instead of braces.
+      ALT: () => {
+        const paren = this.CONSUME(T.LParen);
+        this.MANY_SEP({
+          SEP: T.Comma,
+          DEF: () =>
+            this.OR2([
+              {
+                // `name: value` or `name = value`; tried first, so `x = 1` here is a keyword argument
+                IGNORE_AMBIGUITIES: true,
+                ALT: () => {
+                  this.CONSUME3(T.Identifier);
+                  this.CONSUME(T.KeySeparator);
+                  this.SUBRULE(this.expression);
+                },
+              },
+              { ALT: () => this.SUBRULE2(this.expression) },
+            ]),
+        });
+        this.CONSUME(T.RParen);
+        return paren;
+      },
+    },
+  ];
+
   callExpression = this.RULE('callExpression', (): A.CallExpression => {
     const keyword = this.CONSUME(T.Call);
-    const names = [this.CONSUME(T.Identifier).image];
-    this.MANY(() => {
-      this.CONSUME(T.Dot);
-      names.push(this.CONSUME2(T.Identifier).image);
-    });
-    const args = this.OR([
-      { ALT: () => this.SUBRULE(this.objectLiteral) },
-      {
-        // CALL t(city: "Oslo"): parentheses instead of braces.
-        ALT: () => {
-          const paren = this.CONSUME(T.LParen);
-          this.MANY_SEP({
-            SEP: T.Comma,
-            DEF: () =>
-              this.OR2([
-                {
-                  // `name: value` or `name = value`; tried first, so `x = 1` here is a keyword argument
-                  IGNORE_AMBIGUITIES: true,
-                  ALT: () => {
-                    this.CONSUME3(T.Identifier);
-                    this.CONSUME(T.KeySeparator);
-                    this.SUBRULE(this.expression);
-                  },
-                },
-                { ALT: () => this.SUBRULE2(this.expression) },
-              ]),
-          });
-          this.CONSUME(T.RParen);
-          this.report(paren, `CALL takes its arguments in braces: write CALL ${names.join('.')} { name: value, ... }`);
-          return { type: 'Object', properties: [], line: lineOf(paren), column: columnOf(paren), hasCall: false } as A.ObjectExpression;
-        },
-      },
-    ]);
-    return this.ACTION(() => ({ type: 'Call', tool: names.join('.'), arguments: args, line: lineOf(keyword), column: columnOf(keyword), hasCall: true }));
+    this.toolName = this.CONSUME(T.Identifier).image;
+    this.MANY(this.toolNamePart);
+    const tool = this.toolName;
+    const args = this.OR(this.callArgumentAlternatives);
+    if (this.RECORDING_PHASE) return placeholder() as never;
+    let object: A.ObjectExpression;
+    if ('tokenType' in args) {
+      this.report(args, `CALL takes its arguments in braces: write CALL ${tool} { name: value, ... }`);
+      object = { type: 'Object', properties: [], line: lineOf(args), column: columnOf(args), hasCall: false };
+    } else {
+      object = args;
+    }
+    return { type: 'Call', tool, arguments: object, line: lineOf(keyword), column: columnOf(keyword), hasCall: true };
   }, { recoveryValueFunc: standIn<A.CallExpression>(placeholder) });
 
   calcExpression = this.RULE('calcExpression', (): A.CalcExpression => {
     const keyword = this.CONSUME(T.Calc);
     const args = this.SUBRULE(this.objectLiteral);
-    return this.ACTION(() => ({ type: 'Calc', arguments: args, line: lineOf(keyword), column: columnOf(keyword), hasCall: args.hasCall }));
+    if (this.RECORDING_PHASE) return placeholder() as never;
+    return { type: 'Calc', arguments: args, line: lineOf(keyword), column: columnOf(keyword), hasCall: args.hasCall };
   }, { recoveryValueFunc: standIn<A.CalcExpression>(placeholder) });
 
   private checkDuplicateKeys(properties: A.Property[]): void {
@@ -506,6 +592,11 @@ function ifNode(keyword: IToken, condition: A.Expression, consequent: A.Statemen
     line: lineOf(keyword), column: columnOf(keyword),
     hasCall: condition.hasCall || anyCall(consequent) || (alternate !== null && anyCall(alternate)),
   };
+}
+
+/** Shortens `stack` to `length` (pop is inlined where setting `length` is a call into the runtime). */
+function drop(stack: unknown[], length: number): void {
+  while (stack.length > length) stack.pop();
 }
 
 function anyCall(nodes: readonly A.NodeBase[]): boolean {

@@ -29,66 +29,98 @@ const MEANS: ReadonlyMap<string, string> = new Map([
 ]);
 const meaning = (token: IToken): string => MEANS.get(token.image) ?? token.image;
 
-/** An operand with the prefix operators written before it, outermost first. */
-export interface OperandParts {
-  prefixes: IToken[];
-  operand: Expression;
+/** What a piece of an expression's flat sequence is. */
+export type PieceKind = 0 | 1 | 2;
+export const OPERAND = 0;
+export const PREFIX = 1;
+export const BINARY = 2;
+
+// The operator stacks of the shunting-yard, reused by every call (it never nests: the operands are
+// finished trees): parallel arrays of token, precedence and is-prefix, no object per operator.
+const output: Expression[] = [];
+const pending: IToken[] = [];
+const precedences: number[] = [];
+const isPrefix: boolean[] = [];
+
+function reduce(): void {
+  const token = pending.pop()!;
+  precedences.pop();
+  if (isPrefix.pop()) {
+    output.push(unary(token, output.pop()!));
+  } else {
+    const right = output.pop()!;
+    output.push(binary(token, output.pop()!, right));
+  }
 }
 
 /**
- * Shunting-yard: every binary operator is left-associative; prefix operators apply to the right.
- * `report` receives the problems found on the way (a lone `=` used as an operator).
+ * Shunting-yard over `pieces[start..]`, a sequence `prefix* operand (binary prefix* operand)*` as the
+ * grammar reads it (`kinds` says which piece is which): every binary operator is left-associative;
+ * prefix operators apply to the right. `report` receives the problems found on the way (a lone `=`
+ * used as an operator). Undefined when the sequence is not of that form, which only error recovery
+ * leaves behind.
  */
-export function buildExpression(parts: OperandParts[], operators: IToken[], report: (problem: SyntaxProblem, token: IToken) => void): Expression {
-  const output: Expression[] = [];
-  // Pending operators as parallel stacks (token, precedence, is-prefix): no object per operator.
-  const tokens: IToken[] = [];
-  const precedences: number[] = [];
-  const prefix: boolean[] = [];
-
-  const reduce = () => {
-    const token = tokens.pop()!;
+export function buildExpression(
+  pieces: ReadonlyArray<Expression | IToken>,
+  kinds: readonly PieceKind[],
+  start: number,
+  report: (problem: SyntaxProblem, token: IToken) => void,
+): Expression | undefined {
+  // Left over only by a sequence that was not of the form (an early return).
+  while (pending.length > 0) {
+    pending.pop();
     precedences.pop();
-    if (prefix.pop()) {
-      output.push(unary(token, output.pop()!));
-    } else {
-      const right = output.pop()!;
-      output.push(binary(token, output.pop()!, right));
+    isPrefix.pop();
+  }
+  while (output.length > 0) output.pop();
+  let wantOperand = true;
+  for (let i = start; i < pieces.length; i++) {
+    const kind = kinds[i];
+    if (kind === OPERAND) {
+      if (!wantOperand) return undefined;
+      output.push(pieces[i] as Expression);
+      wantOperand = false;
+      continue;
     }
-  };
-
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i]!;
-    for (const token of part.prefixes) {
-      tokens.push(token);
+    const token = pieces[i] as IToken;
+    if (kind === PREFIX) {
+      if (!wantOperand) return undefined;
+      pending.push(token);
       precedences.push(PREFIX_PRECEDENCE[meaning(token)] ?? 8);
-      prefix.push(true);
+      isPrefix.push(true);
+      continue;
     }
-    output.push(part.operand);
-    const operator = operators[i];
-    if (operator === undefined) continue;
-    if (operator.tokenType === T.Assign) {
-      report({ line: operator.startLine!, column: operator.startColumn!, message: '`=` is not an operator: use `==` to compare, or LET name = value to assign' }, operator);
-    } else if (meaning(operator) === 'IN') {
-      const list = parts[i + 1]!.operand;
+    if (wantOperand) return undefined;
+    if (token.tokenType === T.Assign) {
+      report({ line: token.startLine!, column: token.startColumn!, message: '`=` is not an operator: use `==` to compare, or LET name = value to assign' }, token);
+    } else if (meaning(token) === 'IN') {
+      const list = nextOperand(pieces, kinds, i);
       const item = output[output.length - 1]!;
       report(
         {
-          line: operator.startLine!,
-          column: operator.startColumn!,
-          message: `there is no \`${operator.image}\` operator: to test membership write CONTAINS(${expressionName(list, 'list')}, ${expressionName(item, 'x')})`,
+          line: token.startLine!,
+          column: token.startColumn!,
+          message: `there is no \`${token.image}\` operator: to test membership write CONTAINS(${list ? expressionName(list, 'list') : 'list'}, ${expressionName(item, 'x')})`,
         },
-        operator,
+        token,
       );
     }
-    const precedence = BINARY_PRECEDENCE[meaning(operator)] ?? 4;
+    const precedence = BINARY_PRECEDENCE[meaning(token)] ?? 4;
     while (precedences.length > 0 && precedences[precedences.length - 1]! >= precedence) reduce();
-    tokens.push(operator);
+    pending.push(token);
     precedences.push(precedence);
-    prefix.push(false);
+    isPrefix.push(false);
+    wantOperand = true;
   }
-  while (tokens.length > 0) reduce();
-  return output[0]!;
+  if (wantOperand) return undefined;
+  while (pending.length > 0) reduce();
+  return output.pop();
+}
+
+/** The operand after the operator at `i` (past its prefix operators). */
+function nextOperand(pieces: ReadonlyArray<Expression | IToken>, kinds: readonly PieceKind[], i: number): Expression | undefined {
+  for (let j = i + 1; j < pieces.length; j++) if (kinds[j] === OPERAND) return pieces[j] as Expression;
+  return undefined;
 }
 
 function unary(token: IToken, operand: Expression): UnaryExpression {
@@ -103,10 +135,12 @@ function unary(token: IToken, operand: Expression): UnaryExpression {
 }
 
 function binary(token: IToken, left: Expression, right: Expression): BinaryExpression | LogicalExpression {
-  const base = { left, right, line: token.startLine!, column: token.startColumn!, hasCall: left.hasCall || right.hasCall };
   const meant = meaning(token);
-  if (meant === 'AND' || meant === 'OR') return { type: 'Logical', operator: meant, ...base };
+  const line = token.startLine!;
+  const column = token.startColumn!;
+  const hasCall = left.hasCall || right.hasCall;
+  if (meant === 'AND' || meant === 'OR') return { type: 'Logical', operator: meant, left, right, line, column, hasCall };
   // `=`, `+=` and IN were reported: any operator keeps the tree whole, and it is never run.
   const operator = meant === '=' || meant === 'IN' ? '==' : (meant as BinaryExpression['operator']);
-  return { type: 'Binary', operator, ...base };
+  return { type: 'Binary', operator, left, right, line, column, hasCall };
 }

@@ -5,32 +5,31 @@ import type { IToken } from 'chevrotain';
 import type * as A from '../../../src/syntax/ast.js';
 import type { SyntaxProblem } from '../../../src/errors.js';
 import { tokenize } from '../../../src/syntax/lexer.js';
-import { buildExpression, type OperandParts } from '../../../src/syntax/precedence.js';
+import { BINARY, buildExpression, OPERAND, PREFIX, type PieceKind } from '../../../src/syntax/precedence.js';
 
 /**
- * Splits simple text (single-letter names, prefix and binary operators) into the parts the parser
- * would hand over, the way the grammar does: prefix* operand (binary prefix* operand)*.
+ * Splits simple text (single-letter names, prefix and binary operators) into the flat sequence the
+ * parser hands over, the way the grammar does: prefix* operand (binary prefix* operand)*.
  */
 function build(source: string, report: (problem: SyntaxProblem, token: IToken) => void = () => {}): A.Expression {
   const tokens = tokenize(source, { expression: true }).tokens;
-  const parts: OperandParts[] = [];
-  const operators: IToken[] = [];
-  let prefixes: IToken[] = [];
+  const pieces: Array<A.Expression | IToken> = [];
+  const kinds: PieceKind[] = [];
   for (const token of tokens) {
     if (token.tokenType.name === 'Identifier' || token.tokenType.name === 'NumberLiteral') {
       const operand: A.Expression =
         token.tokenType.name === 'Identifier'
           ? { type: 'Variable', name: token.image, line: token.startLine!, column: token.startColumn!, hasCall: token.image === 'c' }
           : { type: 'Literal', value: Number(token.image), line: token.startLine!, column: token.startColumn!, hasCall: false };
-      parts.push({ prefixes, operand });
-      prefixes = [];
-    } else if (parts.length === operators.length) {
-      prefixes.push(token); // expecting an operand: a prefix operator
+      pieces.push(operand);
+      kinds.push(OPERAND);
     } else {
-      operators.push(token);
+      // Expecting an operand: a prefix operator; after one: a binary operator.
+      kinds.push(kinds.length === 0 || kinds[kinds.length - 1] !== OPERAND ? PREFIX : BINARY);
+      pieces.push(token);
     }
   }
-  return buildExpression(parts, operators, report);
+  return buildExpression(pieces, kinds, 0, report)!;
 }
 
 function sexpr(node: A.Expression): string {
@@ -88,5 +87,15 @@ describe('buildExpression', () => {
     let depth = 0;
     for (let n: A.Expression = node; n.type === 'Binary'; n = n.left) depth++;
     expect(depth).toBe(19_999);
+  });
+
+  it('reads the sequence from its start, and yields nothing for one that error recovery left incomplete', () => {
+    const a: A.Expression = { type: 'Variable', name: 'a', line: 1, column: 1, hasCall: false };
+    const [plus] = tokenize('+', { expression: true }).tokens;
+    expect(buildExpression([plus!, a, plus!, a], [BINARY, OPERAND, BINARY, OPERAND], 1, () => {})).toMatchObject({ type: 'Binary', operator: '+' });
+    expect(buildExpression([a, plus!], [OPERAND, BINARY], 0, () => {})).toBeUndefined();
+    expect(buildExpression([a, a], [OPERAND, OPERAND], 0, () => {})).toBeUndefined();
+    expect(buildExpression([plus!], [PREFIX], 0, () => {})).toBeUndefined();
+    expect(buildExpression([], [], 0, () => {})).toBeUndefined();
   });
 });
