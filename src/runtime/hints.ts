@@ -4,6 +4,7 @@
 // a counter never initialised. The facts about loops come from the program's AST, looked at only
 // when an error is being built.
 import type * as A from '../syntax/ast.js';
+import { childrenOf } from '../syntax/ast.js';
 import { builtinForMethod, expressionName, nameHint } from '../syntax/hints.js';
 import { didYouMean } from '../util/suggest.js';
 import { BUILTIN_NAMES, BUILTINS } from './builtins.js';
@@ -55,43 +56,6 @@ export function memberHint(property: string, object: A.Expression, isListOrStrin
 
 type Parent = Map<A.Node, A.Node>;
 
-function children(node: A.Node): readonly A.Node[] {
-  switch (node.type) {
-    case 'Program':
-      return node.body;
-    case 'Let':
-      return [node.value];
-    case 'If':
-      return node.alternate ? [node.condition, ...node.consequent, ...node.alternate] : [node.condition, ...node.consequent];
-    case 'For':
-      return [node.iterable, ...node.body];
-    case 'ExpressionStatement':
-      return [node.expression];
-    case 'Binary':
-    case 'Logical':
-      return [node.left, node.right];
-    case 'Unary':
-      return [node.operand];
-    case 'Member':
-      return [node.object];
-    case 'Index':
-      return [node.object, node.index];
-    case 'List':
-      return node.elements;
-    case 'Object':
-      return node.properties;
-    case 'Property':
-      return [node.value];
-    case 'Call':
-    case 'Calc':
-      return [node.arguments];
-    case 'FunctionCall':
-      return node.arguments;
-    case 'Literal':
-    case 'Variable':
-      return [];
-  }
-}
 
 /** Every node's parent, and the statements that bind `name` (iteratively: programs nest deep). */
 function survey(program: A.Program, name: string): { parent: Parent; lets: A.LetStatement[]; loops: A.ForStatement[] } {
@@ -103,7 +67,7 @@ function survey(program: A.Program, name: string): { parent: Parent; lets: A.Let
     const node = stack.pop()!;
     if (node.type === 'Let' && node.name === name) lets.push(node);
     if (node.type === 'For' && node.variable === name) loops.push(node);
-    for (const child of children(node)) {
+    for (const child of childrenOf(node)) {
       parent.set(child, node);
       stack.push(child);
     }

@@ -139,3 +139,42 @@ export interface FunctionCall extends NodeBase {
 }
 
 export type Node = Program | Statement | Expression | Property;
+
+/** The nodes directly inside `node`, in source order. */
+export function childrenOf(node: Node): readonly Node[] {
+  switch (node.type) {
+    case 'Program':
+      return node.body;
+    case 'Let':
+      return [node.value];
+    case 'If':
+      return node.alternate ? [node.condition, ...node.consequent, ...node.alternate] : [node.condition, ...node.consequent];
+    case 'For':
+      return [node.iterable, ...node.body];
+    case 'ExpressionStatement':
+      return [node.expression];
+    case 'Binary':
+    case 'Logical':
+      return [node.left, node.right];
+    case 'Unary':
+      return [node.operand];
+    case 'Member':
+      return [node.object];
+    case 'Index':
+      return [node.object, node.index];
+    case 'List':
+      return node.elements;
+    case 'Object':
+      return node.properties;
+    case 'Property':
+      return [node.value];
+    case 'Call':
+    case 'Calc':
+      return [node.arguments];
+    case 'FunctionCall':
+      return node.arguments;
+    case 'Literal':
+    case 'Variable':
+      return [];
+  }
+}

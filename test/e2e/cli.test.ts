@@ -1,11 +1,12 @@
 // End-to-end tests of the `nuwa` command: each spawns bin/nuwa as a user would (it runs the built
 // package in dist/, which `npm test` builds first).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { startNuwa } from '../support/processes.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin', 'nuwa');
@@ -258,23 +259,12 @@ describe('nuwa run: hostile input ends in a NuwaError', () => {
   });
 
   it('cancels the run on Ctrl-C (SIGINT) with AbortedError', async () => {
-    const child = spawn(process.execPath, [bin, 'run', '-', '--tools', path.join(fixtures, 'tools-hang.mjs')], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    await new Promise<void>((resolve) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes('start')) resolve();
-      });
-      child.stdin.end('PRINT("start")\nCALL hang {}\n');
-    });
+    const run = await startNuwa(['run', '-', '--tools', path.join(fixtures, 'tools-hang.mjs')], 'PRINT("start")\nCALL hang {}\n', 'start');
     await new Promise((resolve) => setTimeout(resolve, 100)); // let the CALL start
-    child.kill('SIGINT');
-    expect(await exited).toBe(1);
-    expect(stderr).toMatch(/<stdin>:2:1: AbortedError: the run was cancelled: interrupted/);
-    expect(stderr).toContain('tool saw abort');
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(1);
+    expect(run.stderr).toMatch(/<stdin>:2:1: AbortedError: the run was cancelled: interrupted/);
+    expect(run.stderr).toContain('tool saw abort');
   });
 
   it.each([

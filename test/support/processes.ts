@@ -1,8 +1,10 @@
 // Helpers for tests that start real tool processes: writing executable tools, and waiting for a
 // process to be gone (a zombie counts as gone: it no longer runs).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export function tempDir(prefix = 'nuwa-test-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
@@ -48,4 +50,28 @@ export async function readPids(file: string, count: number): Promise<number[]> {
   const read = () => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number) : []);
   await waitFor(() => read().length >= count);
   return read();
+}
+
+const nuwaBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/nuwa');
+
+/** A `bin/nuwa` process started by startNuwa: what it has printed so far, and its exit status to come. */
+export interface StartedNuwa {
+  child: ChildProcess;
+  stdout: string;
+  stderr: string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `bin/nuwa` with `args` and `input` on its stdin; resolves once its stdout has shown `ready`. */
+export function startNuwa(args: string[], input: string, ready: string): Promise<StartedNuwa> {
+  const child = spawn(process.execPath, [nuwaBin, ...args], { cwd: path.dirname(path.dirname(nuwaBin)), env: { ...process.env, NO_COLOR: '1' } });
+  const started: StartedNuwa = { child, stdout: '', stderr: '', exited: new Promise((resolve) => child.on('close', resolve)) };
+  child.stderr!.on('data', (chunk: Buffer) => (started.stderr += chunk.toString()));
+  return new Promise((resolve) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      started.stdout += chunk.toString();
+      if (started.stdout.includes(ready)) resolve(started);
+    });
+    child.stdin!.end(input);
+  });
 }

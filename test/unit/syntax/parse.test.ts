@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type * as A from '../../../src/syntax/ast.js';
+import { childrenOf } from '../../../src/syntax/ast.js';
 import { isNuwaError, NuwaError } from '../../../src/errors.js';
 import { parse, parseProblems, syntaxError } from '../../../src/syntax/parse.js';
 
@@ -62,53 +63,15 @@ function sexpr(node: A.Expression): string {
 
 const shape = (source: string) => sexpr(expression(source));
 
-/** Every node of a tree with its children, to check invariants. */
-function children(node: A.Node): A.Node[] {
-  switch (node.type) {
-    case 'Program':
-      return node.body;
-    case 'Let':
-      return [node.value];
-    case 'If':
-      return [node.condition, ...node.consequent, ...(node.alternate ?? [])];
-    case 'For':
-      return [node.iterable, ...node.body];
-    case 'ExpressionStatement':
-      return [node.expression];
-    case 'Binary':
-    case 'Logical':
-      return [node.left, node.right];
-    case 'Unary':
-      return [node.operand];
-    case 'Member':
-      return [node.object];
-    case 'Index':
-      return [node.object, node.index];
-    case 'List':
-      return node.elements;
-    case 'Object':
-      return node.properties;
-    case 'Property':
-      return [node.value];
-    case 'Call':
-    case 'Calc':
-      return [node.arguments];
-    case 'FunctionCall':
-      return node.arguments;
-    case 'Literal':
-    case 'Variable':
-      return [];
-  }
-}
 
 function containsCall(node: A.Node): boolean {
-  return node.type === 'Call' || children(node).some(containsCall);
+  return node.type === 'Call' || childrenOf(node).some(containsCall);
 }
 
 /** Checks `hasCall` on every node of the tree against a recomputation; returns the node count. */
 function checkHasCall(node: A.Node): number {
   expect(node.hasCall, `hasCall of ${node.type} at ${node.line}:${node.column}`).toBe(containsCall(node));
-  return 1 + children(node).reduce((n, child) => n + checkHasCall(child), 0);
+  return 1 + childrenOf(node).reduce((n, child) => n + checkHasCall(child), 0);
 }
 
 describe('parse: statements', () => {
