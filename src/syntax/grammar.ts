@@ -12,6 +12,7 @@ import type * as A from './ast.js';
 import { BINARY, buildExpression, OPERAND, PREFIX, type PieceKind } from './precedence.js';
 import * as T from './tokens.js';
 import { errorMessages } from './messages.js';
+import { falseValue, nullValue, numberValue, stringValue, trueValue } from './literals.js';
 import { expressionName, methodCallHint } from './hints.js';
 import { unknownFunctionMessage } from '../runtime/hints.js';
 import type { SyntaxProblem } from '../errors.js';
@@ -19,21 +20,6 @@ import type { SyntaxProblem } from '../errors.js';
 // Tokens inserted by error recovery have no position; the AST is discarded in that case anyway.
 const lineOf = (token: IToken): number => token.startLine ?? 0;
 const columnOf = (token: IToken): number => token.startColumn ?? 0;
-
-const numberValue = (token: IToken): number => Number(token.image);
-const trueValue = (): boolean => true;
-const falseValue = (): boolean => false;
-const nullValue = (): null => null;
-
-const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-
-/** The value of a string literal. Not JSON.parse: a raw tab is legal in a Nuwa string. */
-function stringValue(token: IToken): string {
-  if (token.isInsertedInRecovery || token.image.length < 2) return '';
-  const body = token.image.slice(1, -1);
-  if (!body.includes('\\')) return body;
-  return body.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, escape: string) => (escape.length === 5 ? String.fromCharCode(parseInt(escape.slice(1), 16)) : (ESCAPES[escape] ?? escape)));
-}
 
 const placeholder = (): A.Literal => ({ type: 'Literal', value: null, line: 0, column: 0, hasCall: false });
 // What a rule yields when error recovery gives up on it: every rule has one, so no action ever
