@@ -13,6 +13,7 @@ import { parse } from '../../../src/syntax/parse.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { Sandbox } from '../../../src/tools/sandbox.js';
 import type { ToolContext, ToolFunction } from '../../../src/tools/types.js';
+import { lastJson, runChild, src } from '../../support/child.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -408,6 +409,21 @@ describe.each(ANSWERS)('expressions with CALL of a tool that answers %s', (_answ
       expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
       expect(Object.hasOwn(args as object, '__proto__')).toBe(true);
     }
+  });
+
+  it('makes the arguments objects key by key in a host that forbids code from text', async () => {
+    const result = await runChild(
+      `import { Interpreter, ToolRegistry } from '${src('index.ts')}';
+      const registry = new ToolRegistry();
+      registry.register('take', { description: 'd', parameters: [{ name: 'a', type: 'any' }, { name: 'b', type: 'any', required: false }], returns: 'any' }, (args) => [Object.keys(args), args]);
+      const result = await new Interpreter(registry).run('LET one = CALL take { a: 1 }\\nLET two = CALL take { b: [2], a: "x" }');
+      let forbidden = false;
+      try { new Function('return 1'); } catch { forbidden = true; }
+      console.log(JSON.stringify({ forbidden, variables: result.variables }));`,
+      { nodeArgs: ['--disallow-code-generation-from-strings'] },
+    );
+    expect(result.stderr).toBe('');
+    expect(lastJson(result)).toEqual({ forbidden: true, variables: { one: [['a'], { a: 1 }], two: [['b', 'a'], { b: [2], a: 'x' }] } });
   });
 
   it('passes lists and objects to tools as plain JSON', async () => {
