@@ -58,6 +58,12 @@ export function buildTool(spec: ToolSpec): RegisteredTool {
   if (spec.form === 'nuwa' && spec.parameters === undefined && 'input' in spec && 'id' in spec) {
     throw new TypeError(`tool "${String(name ?? (spec as { id?: unknown }).id)}" has id and input like an sdkwork tool: register it as registry.register(defineTool({ ... }))`);
   }
+  if (spec.form === 'nuwa' && spec.parameters === undefined) {
+    // MCP and Anthropic name the arguments' schema differently; taken for "no arguments" it would
+    // refuse every argument the tool was meant to take.
+    const other = ['inputSchema', 'input_schema'].find((key) => key in spec);
+    if (other) throw new TypeError(`tool "${String(name)}": the arguments' schema goes in \`parameters\`, not \`${other}\``);
+  }
   checkName(name, 'tool');
   if (typeof spec.execute !== 'function') throw new TypeError(`tool "${name}": execute must be a function`);
   if (typeof spec.description !== 'string') throw new TypeError(`tool "${name}": a description (string) is required; models choose tools by it`);

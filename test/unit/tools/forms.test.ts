@@ -361,6 +361,15 @@ export default [{ id: 'say-hi', name: 'Say Hi', description: 'greets', execute: 
     expect(() => new ToolRegistry().register({ id, name, description, input, execute } as never)).toThrow(/register it as registry\.register\(defineTool\(\{ \.\.\. \}\)\)/);
   });
 
+  it("says where the arguments' schema goes when a definition names it as MCP or Anthropic do", () => {
+    const schema = { type: 'object', properties: { a: { type: 'number' } } };
+    for (const key of ['inputSchema', 'input_schema']) {
+      expect(() => new ToolRegistry().register({ name: 'js', description: 'd', [key]: schema, returns: 'any', execute: () => 1 } as never)).toThrow(
+        new RegExp(`tool "js": the arguments' schema goes in \`parameters\`, not \`${key}\``),
+      );
+    }
+  });
+
   it('unregister by id frees the id', () => {
     const r = registry();
     expect(r.unregister('file-read')).toBe(true);
