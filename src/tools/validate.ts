@@ -24,7 +24,9 @@ const addFormats = ((ajvFormats.default as unknown as { default?: FormatsPlugin 
 function makeAjv(useDefaults: boolean): AjvInstance {
   // strict: false because tool schemas come from everywhere (MCP servers, other SDKs) and carry
   // keywords Ajv does not know; those are annotations, not reasons to refuse a tool.
-  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults, coerceTypes: false });
+  // logger: false, because a library has no business writing to the host's console (Ajv prints the
+  // code of a schema it fails to compile; the failure is reported as a TypeError below).
+  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults, coerceTypes: false, logger: false });
   addFormats(ajv);
   return ajv;
 }
@@ -66,6 +68,9 @@ function compile(purpose: Purpose, toolName: string, schema: JsonSchema, what: s
   try {
     validate = ajv.compile(cleaned);
   } catch (error) {
+    // Ajv compiles a schema into a function made from text: a host run with
+    // --disallow-code-generation-from-strings cannot check JSON Schemas at all.
+    if (error instanceof EvalError) throw new TypeError(`tool "${toolName}": its ${what} schema cannot be checked in this host: validating a JSON Schema needs code generated from text (Ajv), which the host forbids`);
     throw new TypeError(`tool "${toolName}": its ${what} schema is not a valid JSON Schema: ${(error as Error).message}`);
   } finally {
     if (typeof cleaned === 'object') ajv.removeSchema(cleaned);

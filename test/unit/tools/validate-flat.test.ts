@@ -8,7 +8,7 @@ import type { JsonObject } from '../../../src/values/json.js';
 import { parametersToSchema } from '../../../src/tools/schema.js';
 import type { JsonSchemaObject } from '../../../src/tools/types.js';
 import { compileArgumentValidator } from '../../../src/tools/validate.js';
-import { runChild, src } from '../../support/child.js';
+import { lastJson, runChild, src } from '../../support/child.js';
 
 const TYPES = ['string', 'number', 'integer', 'boolean', 'null', 'array', 'object', undefined] as const;
 const NAMES = ['a', 'b', 'qty', 'constructor'];
@@ -115,5 +115,21 @@ describe('Ajv', () => {
     const result = await runChild(code);
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout.trim().split('\n').pop()!)).toEqual({ before: false, after: true });
+  });
+
+  it('is reported as unusable, not as a bad schema, in a host that forbids code from text, and prints nothing', async () => {
+    const code = `
+      import { ToolRegistry } from ${JSON.stringify(src('index.ts'))};
+      let message;
+      try {
+        new ToolRegistry().register({ name: 'echo', description: 'echo', parameters: { type: 'object', properties: { s: { type: 'string', pattern: '^a' } } }, execute: ({ s }) => s });
+      } catch (error) {
+        message = error.message;
+      }
+      console.log(JSON.stringify({ message }));
+    `;
+    const result = await runChild(code, { nodeArgs: ['--disallow-code-generation-from-strings'] });
+    expect(result.stderr).toBe('');
+    expect(lastJson(result)).toEqual({ message: 'tool "echo": its parameters schema cannot be checked in this host: validating a JSON Schema needs code generated from text (Ajv), which the host forbids' });
   });
 });
