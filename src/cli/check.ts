@@ -1,11 +1,10 @@
 // `nuwa check <file | ->`: report every problem of a script without running anything; with
 // --plan, also what it may do (CLI.md). How both are shown is in plan-view.ts.
-import { parseArgs } from 'node:util';
 import { plan as makePlan } from '../check/check.js';
 import { UsageError, type CliIO } from './io.js';
 import { formatPlan, formatProblems } from './plan-view.js';
 import { readScript } from './run.js';
-import { CHECK_OPTIONS, loadRegistry, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
+import { CHECK_OPTIONS, loadRegistry, parseCommandArgs, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
 
 export const CHECK_HELP = `Usage: nuwa check <file.nuwa | -> [options]
 
@@ -27,7 +26,7 @@ Exit status: 0 no problem, 1 problems reported, 2 usage error.
 `;
 
 export async function checkCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({ args, options: { ...SHARED_OPTIONS, plan: CHECK_OPTIONS.plan }, allowPositionals: true, strict: true });
+  const { values, positionals } = parseCommandArgs(args, { ...SHARED_OPTIONS, plan: CHECK_OPTIONS.plan });
   if (values.help) {
     io.stdout(CHECK_HELP);
     return 0;

@@ -1,12 +1,11 @@
 // `nuwa mcp [tool options]`: serves run_script, describe_tools and the loaded tools to one MCP
 // client over stdio (stdin/stdout carry the protocol; everything else goes to stderr) until the
 // client closes stdin or the process is interrupted; then the MCP servers it started are closed.
-import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { UsageError, type CliIO } from './io.js';
 import { createNuwaMcpServer } from './mcp-server.js';
-import { loadRegistry, parseLimits, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
+import { loadRegistry, parseCommandArgs, parseLimits, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
 
 export const MCP_HELP = `Usage: nuwa mcp [options]
 
@@ -26,7 +25,7 @@ Options:
 `;
 
 export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({ args, options: SHARED_OPTIONS, allowPositionals: true, strict: true });
+  const { values, positionals } = parseCommandArgs(args, SHARED_OPTIONS);
   if (values.help) {
     io.stdout(MCP_HELP);
     return 0;

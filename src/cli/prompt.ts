@@ -1,9 +1,8 @@
 // `nuwa prompt`: prints the system prompt that teaches a model Nuwa Script and the loaded tools
 // (buildPrompt, TOOLS.md §10), with the session state when --state gives one.
-import { parseArgs } from 'node:util';
 import { buildPrompt } from '../prompt/prompt.js';
 import { UsageError, type CliIO } from './io.js';
-import { loadRegistry, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
+import { loadRegistry, parseCommandArgs, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
 
 export const PROMPT_HELP = `Usage: nuwa prompt [options]
 
@@ -19,7 +18,7 @@ Options:
 `;
 
 export async function promptCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({ args, options: SHARED_OPTIONS, allowPositionals: true, strict: true });
+  const { values, positionals } = parseCommandArgs(args, SHARED_OPTIONS);
   if (values.help) {
     io.stdout(PROMPT_HELP);
     return 0;

@@ -7,7 +7,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
-import { parseArgs } from 'node:util';
 import { NuwaError } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import { Interpreter } from '../runtime/interpreter.js';
@@ -19,7 +18,7 @@ import { describeThrown } from '../util/foreign.js';
 import { UsageError, type CliIO } from './io.js';
 import { formatError } from './report.js';
 import { openTrace } from './run.js';
-import { loadRegistry, parseLimits, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
+import { loadRegistry, parseCommandArgs, parseLimits, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
 import { formatValue } from './print-value.js';
 import { complete } from './repl-complete.js';
 import { describeTool, listState, listTools, listVariables, REPL_HELP } from './repl-commands.js';
@@ -65,7 +64,7 @@ function processStreams(): ReplStreams {
 }
 
 export async function replCommand(args: string[], io: CliIO, streams: ReplStreams = processStreams()): Promise<number> {
-  const { values, positionals } = parseArgs({ args, options: SHARED_OPTIONS, allowPositionals: true, strict: true });
+  const { values, positionals } = parseCommandArgs(args, SHARED_OPTIONS);
   if (values.help) {
     io.stdout(REPL_USAGE);
     return 0;

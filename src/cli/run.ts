@@ -2,14 +2,13 @@
 // code frame; or, with --json, exactly one JSON object on stdout. Exit 0 / 1 (script failed) / 2.
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { isNuwaError } from '../errors.js';
 import type { NuwaEvent, RunStats } from '../events.js';
 import { Interpreter } from '../runtime/interpreter.js';
 import { cliApproval } from './approve.js';
 import { UsageError, type CliIO, type Interruption } from './io.js';
 import type { JsonError } from './report.js';
-import { CHECK_OPTIONS, loadRegistry, parseLimits, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
+import { CHECK_OPTIONS, loadRegistry, parseCommandArgs, parseLimits, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Preflight } from './plan-view.js';
 import type { JsonValue } from '../values/json.js';
@@ -51,7 +50,7 @@ export interface RunReport {
 }
 
 type RunValues = ReturnType<typeof parseRunArgs>['values'];
-const parseRunArgs = (args: string[]) => parseArgs({ args, options: { ...SHARED_OPTIONS, ...CHECK_OPTIONS }, allowPositionals: true, strict: true });
+const parseRunArgs = (args: string[]) => parseCommandArgs(args, { ...SHARED_OPTIONS, ...CHECK_OPTIONS });
 
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseRunArgs(args);

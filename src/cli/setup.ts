@@ -3,10 +3,11 @@
 // Each problem is a UsageError (exit status 2) naming the option and what to write instead.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ParseArgsConfig } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { JsonValue } from '../values/json.js';
 import { copyJson, NotJsonError, setJsonKey } from '../values/values.js';
 import { describeThrown } from '../util/foreign.js';
+import { didYouMean } from '../util/suggest.js';
 import { splitCommandLine } from '../providers/command-line.js';
 import { ToolLoadError } from '../providers/load-error.js';
 import type { LoadFailure } from '../providers/executables.js';
@@ -34,6 +35,25 @@ export const SHARED_OPTIONS = {
   trace: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+export type ParsedCommandArgs<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>>;
+
+/**
+ * A command's arguments, parsed strictly (node:util parseArgs). An unknown option is a usage error
+ * that names the closest option of this command (`--tool` → `--tools`), where Node's own message
+ * only explains how to pass a positional argument that starts with `-`.
+ */
+export function parseCommandArgs<O extends Options>(args: string[], options: O): ParsedCommandArgs<O> {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    const unknown = (error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^']*)'/.exec((error as Error).message)?.[1] : undefined;
+    if (unknown === undefined) throw error;
+    const names = Object.keys(options).map((name) => `--${name}`);
+    throw new UsageError(`unknown option \`${unknown}\`${didYouMean(unknown, names)}`);
+  }
+}
 
 export interface SharedValues {
   tools?: string[];

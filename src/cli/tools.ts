@@ -2,7 +2,6 @@
 // level, category, source, first sentence); a name shows one tool in full; --search ranks the tools
 // for an intent; --json prints the same as JSON. A thin host on the public API: everything shown
 // comes from the registry, its search and the schema summaries buildPrompt uses too.
-import { parseArgs } from 'node:util';
 import pc from 'picocolors';
 import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
 import type { SearchResult } from '../tools/search.js';
@@ -11,7 +10,7 @@ import type { ConfirmLevel } from '../tools/types.js';
 import { didYouMean } from '../util/suggest.js';
 import { UsageError, type CliIO } from './io.js';
 import type { LoadFailure } from '../providers/executables.js';
-import { loadRegistry, SHARED_OPTIONS } from './setup.js';
+import { loadRegistry, parseCommandArgs, SHARED_OPTIONS } from './setup.js';
 
 export const TOOLS_HELP = `Usage: nuwa tools [<name>] [options]
 
@@ -32,7 +31,7 @@ const OPTIONS = { ...SHARED_OPTIONS, search: { type: 'string' } } as const;
 type Paint = ReturnType<typeof pc.createColors>;
 
 export async function toolsCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  const { values, positionals } = parseCommandArgs(args, OPTIONS);
   if (values.help) {
     io.stdout(TOOLS_HELP);
     return 0;
