@@ -12,22 +12,10 @@ import type * as A from './ast.js';
 import { BINARY, buildExpression, OPERAND, PREFIX, type PieceKind } from './precedence.js';
 import * as T from './tokens.js';
 import { errorMessages } from './messages.js';
-import { falseValue, nullValue, numberValue, stringValue, trueValue } from './literals.js';
+import { anyCall, columnOf, emptyObject, falseValue, ifNode, lineOf, nullValue, numberValue, placeholder, placeholderStatement, standIn, stringValue, trueValue } from './nodes.js';
 import { expressionName, methodCallHint } from './hints.js';
 import { unknownFunctionMessage } from '../runtime/hints.js';
 import type { SyntaxProblem } from '../errors.js';
-
-// Tokens inserted by error recovery have no position; the AST is discarded in that case anyway.
-const lineOf = (token: IToken): number => token.startLine ?? 0;
-const columnOf = (token: IToken): number => token.startColumn ?? 0;
-
-const placeholder = (): A.Literal => ({ type: 'Literal', value: null, line: 0, column: 0, hasCall: false });
-// What a rule yields when error recovery gives up on it: every rule has one, so no action ever
-// meets `undefined` (the AST of a script with errors is discarded anyway).
-/** A placeholder typed as whatever a rule yields: only its position-less shape is ever looked at. */
-const standIn = <T>(make: () => A.Node): (() => T) => make as unknown as () => T;
-const emptyObject = (): A.ObjectExpression => ({ type: 'Object', properties: [], line: 0, column: 0, hasCall: false });
-const placeholderStatement = (): A.ExpressionStatement => ({ type: 'ExpressionStatement', expression: placeholder(), line: 0, column: 0, hasCall: false });
 
 export const MAX_REPETITION_RECOVERIES = 50;
 export const MAX_LOOKAHEAD = 2;
@@ -569,25 +557,9 @@ export class NuwaParser extends EmbeddedActionsParser {
   }
 }
 
-function ifNode(keyword: IToken, condition: A.Expression, consequent: A.Statement[], alternate: A.Statement[] | null): A.IfStatement {
-  return {
-    type: 'If',
-    condition,
-    consequent,
-    alternate,
-    line: lineOf(keyword), column: columnOf(keyword),
-    hasCall: condition.hasCall || anyCall(consequent) || (alternate !== null && anyCall(alternate)),
-  };
-}
-
 /** Shortens `stack` to `length` (pop is inlined where setting `length` is a call into the runtime). */
 function drop(stack: unknown[], length: number): void {
   while (stack.length > length) stack.pop();
-}
-
-function anyCall(nodes: readonly A.NodeBase[]): boolean {
-  for (const node of nodes) if (node?.hasCall) return true;
-  return false;
 }
 
 export const parser = new NuwaParser();

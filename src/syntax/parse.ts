@@ -6,6 +6,7 @@ import { NuwaError, type SyntaxProblem } from '../errors.js';
 import { tokenize } from './lexer.js';
 import { balanceBlocks } from './blocks.js';
 import { parseScriptTokens } from './stage.js';
+import { anyCall } from './nodes.js';
 import { byPosition, ProblemList, REPORTED_PROBLEMS } from './problems.js';
 
 export interface ParseOptions {
@@ -60,11 +61,6 @@ function finish(problems: SyntaxProblem[], count: number): ParseOutcome {
   const sorted = dedupe(problems.sort(byPosition));
   const listed = sorted.slice(0, REPORTED_PROBLEMS);
   return { problems: listed, problemCount: Math.max(count - (problems.length - sorted.length), listed.length) };
-}
-
-function anyCall(statements: Program['body']): boolean {
-  for (const statement of statements) if (statement.hasCall) return true;
-  return false;
 }
 
 export function syntaxError(problems: SyntaxProblem[], fileName?: string, problemCount = problems.length): NuwaError {

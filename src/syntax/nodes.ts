@@ -1,0 +1,48 @@
+// The AST nodes and literal values the grammar's actions make from tokens, and the stand-ins that
+// error recovery yields.
+import type { IToken } from './chevrotain.js';
+import type * as A from './ast.js';
+
+export const numberValue = (token: IToken): number => Number(token.image);
+export const trueValue = (): boolean => true;
+export const falseValue = (): boolean => false;
+export const nullValue = (): null => null;
+
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** The value of a string literal. Not JSON.parse: a raw tab is legal in a Nuwa string. */
+export function stringValue(token: IToken): string {
+  if (token.isInsertedInRecovery || token.image.length < 2) return '';
+  const body = token.image.slice(1, -1);
+  if (!body.includes('\\')) return body;
+  return body.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, escape: string) => (escape.length === 5 ? String.fromCharCode(parseInt(escape.slice(1), 16)) : (ESCAPES[escape] ?? escape)));
+}
+
+// Tokens inserted by error recovery have no position; the AST is discarded in that case anyway.
+export const lineOf = (token: IToken): number => token.startLine ?? 0;
+export const columnOf = (token: IToken): number => token.startColumn ?? 0;
+
+export const placeholder = (): A.Literal => ({ type: 'Literal', value: null, line: 0, column: 0, hasCall: false });
+// What a rule yields when error recovery gives up on it: every rule has one, so no action ever
+// meets `undefined` (the AST of a script with errors is discarded anyway).
+/** A placeholder typed as whatever a rule yields: only its position-less shape is ever looked at. */
+export const standIn = <T>(make: () => A.Node): (() => T) => make as unknown as () => T;
+export const emptyObject = (): A.ObjectExpression => ({ type: 'Object', properties: [], line: 0, column: 0, hasCall: false });
+export const placeholderStatement = (): A.ExpressionStatement => ({ type: 'ExpressionStatement', expression: placeholder(), line: 0, column: 0, hasCall: false });
+
+export function ifNode(keyword: IToken, condition: A.Expression, consequent: A.Statement[], alternate: A.Statement[] | null): A.IfStatement {
+  return {
+    type: 'If',
+    condition,
+    consequent,
+    alternate,
+    line: lineOf(keyword), column: columnOf(keyword),
+    hasCall: condition.hasCall || anyCall(consequent) || (alternate !== null && anyCall(alternate)),
+  };
+}
+
+/** Whether any of `nodes` contains a CALL. */
+export function anyCall(nodes: readonly A.NodeBase[]): boolean {
+  for (const node of nodes) if (node?.hasCall) return true;
+  return false;
+}
