@@ -4,20 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { NuwaError, type Position } from '../../../src/errors.js';
 import { BINARY_OPERATIONS as B, logicalOperand, UNARY_OPERATIONS as U } from '../../../src/runtime/operators.js';
 import { fromJson, listOf, objectOf, type Value } from '../../../src/values/values.js';
+import { thrownBy } from '../../support/thrown.js';
 
 const at: Position = { line: 4, column: 12 };
 const o = (entries: Record<string, Value>): Value => objectOf(Object.entries(entries));
 const v = (json: unknown): Value => fromJson(json);
 
-function failure(run: () => unknown): NuwaError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof NuwaError) return error;
-    throw error;
-  }
-  throw new Error('expected a NuwaError');
-}
+const failure = (run: () => unknown): NuwaError => thrownBy(run, NuwaError);
 
 function expectError(run: () => unknown, kind: string, message: RegExp | string): NuwaError {
   const error = failure(run);

@@ -19,15 +19,12 @@ import {
   type Value,
   type ValueLimits,
 } from '../../../src/values/values.js';
+import { thrownBy } from '../../support/thrown.js';
 
 function limitError(run: () => unknown): NuwaError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof NuwaError && error.kind === 'LimitExceededError') return error;
-    throw error;
-  }
-  throw new Error('expected a LimitExceededError');
+  const error = thrownBy(run, NuwaError);
+  if (error.kind !== 'LimitExceededError') throw error;
+  return error;
 }
 
 /** A host value holding the same array twice, `times` levels deep: 2^(times+1) - 2 items expanded. */

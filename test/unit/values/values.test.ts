@@ -22,6 +22,7 @@ import {
   typeName,
   type Value,
 } from '../../../src/values/values.js';
+import { thrownBy } from '../../support/thrown.js';
 
 const obj = (entries: Record<string, Value> | Array<[string, Value]>): NuwaObject => objectOf(Array.isArray(entries) ? entries : Object.entries(entries));
 const list = (...items: Value[]): NuwaList => listOf(items);
@@ -47,25 +48,9 @@ function nestedPlain(levels: number): unknown {
   return value;
 }
 
-function notJson(run: () => unknown): NotJsonError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof NotJsonError) return error;
-    throw error;
-  }
-  throw new Error('expected a NotJsonError');
-}
+const notJson = (run: () => unknown): NotJsonError => thrownBy(run, NotJsonError);
 
-function nuwaFailure(run: () => unknown): NuwaError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof NuwaError) return error;
-    throw error;
-  }
-  throw new Error('expected a NuwaError');
-}
+const nuwaFailure = (run: () => unknown): NuwaError => thrownBy(run, NuwaError);
 
 group('typeName', () => {
   it('names the six types', () => {
