@@ -12,7 +12,7 @@ import type { ErrorKind, Position } from '../errors.js';
 import { nameHint } from '../syntax/hints.js';
 import { arityError, BUILTINS, EFFECT_BUILTINS } from '../runtime/builtins.js';
 import { evaluateCalc } from '../runtime/calc.js';
-import { unknownFunction } from '../runtime/evaluator.js';
+import { compileSync, unknownFunction } from '../runtime/evaluator.js';
 import { invalidArgumentsMessage, unknownToolMessage } from '../tools/hints.js';
 import { didYouMean } from '../util/suggest.js';
 import { NuwaError } from '../errors.js';
@@ -479,7 +479,7 @@ class Checker {
     const result = ofTypes(NUMBER | BOOLEAN);
     if (!readable) return result;
     try {
-      const value = evaluateCalc(input.seal(), node, undefined as never);
+      const value = evaluateCalc(input.seal(), node, undefined as never, compileSync);
       return allKnown ? constant(value) : result;
     } catch (error) {
       if (error instanceof NuwaError && (allKnown || error.kind === 'CalcError')) this.error(error.kind, error.message, node);

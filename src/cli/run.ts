@@ -4,7 +4,7 @@ import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { isNuwaError } from '../errors.js';
 import type { NuwaEvent, RunStats } from '../events.js';
-import { Interpreter } from '../runtime/interpreter.js';
+import { Interpreter } from '../api/interpreter.js';
 import { cliApproval } from './approve.js';
 import { UsageError, type CliIO, type Interruption } from './io.js';
 import type { JsonError } from './report.js';

@@ -9,9 +9,10 @@ import { copyJson, NotJsonError, setJsonKey } from '../values/values.js';
 import { describeThrown } from '../util/foreign.js';
 import { didYouMean } from '../util/suggest.js';
 import { splitCommandLine } from '../providers/command-line.js';
+import { installProviders } from '../providers/install.js';
 import { ToolLoadError } from '../providers/load-error.js';
-import type { LoadFailure } from '../providers/executables.js';
-import type { Limits } from '../runtime/limits.js';
+import type { LoadFailure } from '../tools/outside.js';
+import type { Limits } from '../tools/limits.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { UsageError, type CliIO } from './io.js';
 
@@ -81,6 +82,9 @@ export interface LoadedTools {
  * cannot load at all (a missing module or directory, an MCP server that does not start) is a
  * UsageError, after closing what was already started; a single bad file of a directory is a failure.
  */
+// The CLI loads tools from outside the process through the registry, as any host does.
+installProviders();
+
 export async function loadRegistry(values: SharedValues, io: CliIO): Promise<LoadedTools> {
   const registry = new ToolRegistry();
   const failures: LoadFailure[] = [];

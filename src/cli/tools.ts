@@ -9,7 +9,7 @@ import { firstSentence, parameterSummaries, typeText, type ParameterSummary } fr
 import type { ConfirmLevel } from '../tools/types.js';
 import { didYouMean } from '../util/suggest.js';
 import { UsageError, type CliIO } from './io.js';
-import type { LoadFailure } from '../providers/executables.js';
+import type { LoadFailure } from '../tools/outside.js';
 import { loadRegistry, parseCommandArgs, SHARED_OPTIONS } from './setup.js';
 
 export const TOOLS_HELP = `Usage: nuwa tools [<name>] [options]

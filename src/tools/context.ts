@@ -9,7 +9,7 @@ import { NuwaError } from '../errors.js';
 import type { JsonValue } from '../values/json.js';
 import { copyJson } from '../values/values.js';
 import { describeThrown, textOf } from '../util/foreign.js';
-import type { CallHost, CallSite, invokeTool } from './invoke.js';
+import type { CallHost, CallSite, Invoke } from './call-host.js';
 import type { Logger, StateMetadata, ToolContext } from './types.js';
 
 /**
@@ -28,7 +28,7 @@ export class CallContext implements ToolContext {
   readonly signal: AbortSignal;
   readonly #host: CallHost;
   readonly #site: CallSite;
-  readonly #invoke: typeof invokeTool;
+  readonly #invoke: Invoke;
   readonly #callNumber: number;
   #executionId: string | undefined;
   #logger: Logger | undefined;
@@ -37,7 +37,7 @@ export class CallContext implements ToolContext {
    * `invoke` is invokeTool, passed in so that this module does not import the one that imports it;
    * `callNumber` numbers the call in its run (the executionId is made from it when read).
    */
-  constructor(host: CallHost, site: CallSite, toolName: string, callNumber: number, signal: AbortSignal, invoke: typeof invokeTool) {
+  constructor(host: CallHost, site: CallSite, toolName: string, callNumber: number, signal: AbortSignal, invoke: Invoke) {
     this.#host = host;
     this.#site = site;
     this.#invoke = invoke;

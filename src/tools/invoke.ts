@@ -7,69 +7,14 @@
 import { isNuwaError, NuwaError } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
-import { copyJson, fromJson, NuwaList, NuwaObject, toJson, type Value, type ValueLimits } from '../values/values.js';
+import { copyJson, fromJson, NuwaList, NuwaObject, toJson, type Value } from '../values/values.js';
 import { describeThrown, thenOf } from '../util/foreign.js';
 import { CallContext, executionIdOf } from './context.js';
 import { asToolFailure } from './envelope.js';
 import { invalidArgumentsMessage, unknownToolMessage } from './hints.js';
-import type { RegisteredTool, ToolRegistry } from './registry.js';
-import type { Sandbox } from './sandbox.js';
-import type { Session } from './session.js';
-import type { Waits } from './guard.js';
+import type { RegisteredTool } from './build.js';
+import type { CallHost, CallSite } from './call-host.js';
 import { Pending, type Continuation } from '../util/pending.js';
-import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
-
-/** How deep tools may call tools through context.callTool when the host sets no maxCallDepth. */
-export const DEFAULT_MAX_CALL_DEPTH = 32;
-
-/** What the run around a call provides: limits, output, approval, events, cancellation. */
-export interface CallHost {
-  readonly registry: ToolRegistry;
-  readonly session: Session;
-  /** Aborted when the run stops, with the NuwaError that stopped it as its reason. */
-  readonly signal: AbortSignal;
-  /** True once `signal` is aborted (read on every call: cheaper than the signal's own getter). */
-  readonly stopped: boolean;
-  readonly logger: Logger;
-  readonly sandbox: Sandbox;
-  /** The executionId of the run (script) the call belongs to. */
-  readonly runId: string;
-  readonly approve: ApprovalHook | undefined;
-  readonly needsApproval: ReadonlySet<ConfirmLevel>;
-  readonly emit: ((event: NuwaEvent) => void) | undefined;
-  /** True once the run is over: the contexts it handed out refuse callTool, print and setVar. */
-  readonly ended: boolean;
-  print(text: string): void;
-  /**
-   * Counts a call against the run's limits; throws LimitExceededError or AbortedError. `depth` is
-   * how deeply the call is nested: 1 for a script's CALL, one more for each context.callTool.
-   */
-  beginCall(tool: RegisteredTool, depth: number): void;
-  /** The waits for tools (and approvals) in flight, which a stopping run ends. */
-  readonly waits: Waits;
-  /** Numbers the calls of the run; a call's executionId is executionIdOf(runId, its number). */
-  nextCallNumber(): number;
-  /** True when a plan the host approved as a whole covers this call (it then asks no one). */
-  coveredByPlan?(tool: RegisteredTool, site: CallSite): boolean;
-  /** maxValueSize and maxStringLength for what tools return (the defaults when absent). */
-  readonly valueLimits?: ValueLimits;
-}
-
-/** The script's variables as a tool sees them (getVar / setVar). */
-export interface VariableAccess {
-  get(name: string): JsonValue | undefined;
-  set(name: string, value: JsonValue): void;
-}
-
-/** Where the call comes from: the CALL's position, its scope, and how deeply it is nested. */
-export interface CallSite {
-  line?: number;
-  column?: number;
-  fileName?: string;
-  vars?: VariableAccess;
-  /** 1 (the default) for a call made by a script or a host; one more for each context.callTool. */
-  depth?: number;
-}
 
 function positioned(error: NuwaError, site: CallSite): NuwaError {
   return error.at(site.line === undefined ? undefined : { line: site.line, column: site.column ?? 1 }, site.fileName);

@@ -2,7 +2,7 @@
 // `needsApproval`), through Interpreter runs.
 import { describe, expect, it, vi } from 'vitest';
 import type { NuwaEvent } from '../../../src/events.js';
-import { Interpreter, type InterpreterOptions } from '../../../src/runtime/interpreter.js';
+import { Interpreter, type InterpreterOptions } from '../../../src/api/interpreter.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ApprovalRequest, ConfirmLevel } from '../../../src/tools/types.js';
 import { failure } from '../../support/harness.js';

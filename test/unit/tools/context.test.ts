@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { NuwaError } from '../../../src/errors.js';
 import type { JsonValue } from '../../../src/values/json.js';
-import { Interpreter } from '../../../src/runtime/interpreter.js';
+import { Interpreter } from '../../../src/api/interpreter.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolContext, ToolFunction } from '../../../src/tools/types.js';
 import { failure, setup, tool } from '../../support/harness.js';

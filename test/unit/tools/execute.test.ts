@@ -3,7 +3,7 @@
 // overrides over the registry's defaults, and the wire formats toOpenAITools / toAnthropicTools.
 import { describe, expect, it } from 'vitest';
 import type { NuwaEvent } from '../../../src/events.js';
-import { Interpreter } from '../../../src/runtime/interpreter.js';
+import { Interpreter } from '../../../src/api/interpreter.js';
 import { toAnthropicTools, toOpenAITools } from '../../../src/tools/function-calling.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolDefinition } from '../../../src/tools/types.js';

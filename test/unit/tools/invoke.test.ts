@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { NuwaError } from '../../../src/errors.js';
 import type { NuwaEvent } from '../../../src/events.js';
 import type { JsonObject } from '../../../src/values/json.js';
-import { Interpreter, type InterpreterOptions, type RunOptions, type RunResult } from '../../../src/runtime/interpreter.js';
+import { Interpreter, type InterpreterOptions, type RunOptions, type RunResult } from '../../../src/api/interpreter.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolDefinition } from '../../../src/tools/types.js';
 import { failure, tool } from '../../support/harness.js';

@@ -1,26 +1,32 @@
-// The state of one script run: step and call budgets, output, cancellation, and the bridge from the
-// evaluator to the tool registry. The evaluator's closures receive it as their first argument.
+// The state of one run: step and call budgets, output, cancellation, approval and events — what
+// every tool call is counted against and announced through (the CallHost of call-host.ts). A
+// script's run hands it to the evaluator's closures as their first argument; function calling
+// (execute.ts) makes one per call.
 import { randomUUID } from 'node:crypto';
-import { isNuwaError, NuwaError, type Position } from '../errors.js';
+import { NuwaError, type Position } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
-import type { JsonObject, JsonValue } from '../values/json.js';
-import { Waits } from '../tools/guard.js';
-import { callTool, type CallHost, type CallSite, type VariableAccess } from '../tools/invoke.js';
-import { executionIdOf } from '../tools/context.js';
-import type { Pending } from '../util/pending.js';
-import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
-import type { Sandbox } from '../tools/sandbox.js';
-import type { Session } from '../tools/session.js';
-import type { ApprovalHook, ConfirmLevel, Logger } from '../tools/types.js';
-import type { BuiltinHost } from './builtins.js';
-import type { Scope } from './scope.js';
+import { Waits } from './guard.js';
+import type { CallHost, CallSite } from './call-host.js';
+import { executionIdOf } from './context.js';
+import type { RegisteredTool } from './build.js';
+import type { ToolCatalog } from './catalog.js';
+import type { Sandbox } from './sandbox.js';
+import type { Session } from './session.js';
+import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
 import type { Limits } from './limits.js';
-import type { PlanBudget } from '../check/approval.js';
-import { fromJson, toJson, type Value, type ValueLimits } from '../values/values.js';
+import type { ValueLimits } from '../values/values.js';
 import { callHook, describeThrown } from '../util/foreign.js';
 
+/**
+ * The calls a plan approved as a whole still covers (check/approval.ts makes one from a plan): each
+ * call it covers takes one from its tool's count.
+ */
+export interface CallBudget {
+  take(toolName: string): boolean;
+}
+
 export interface RunSettings {
-  registry: ToolRegistry;
+  registry: ToolCatalog;
   session: Session;
   limits: Required<Limits>;
   print: (line: string) => void;
@@ -44,9 +50,9 @@ export interface RunSettings {
 const CLOCK_CHECK_INTERVAL = 1024;
 const SLICE_MS = 10;
 
-export class Run implements CallHost, BuiltinHost {
+export class Run implements CallHost {
   readonly runId = randomUUID();
-  readonly registry: ToolRegistry;
+  readonly registry: ToolCatalog;
   readonly session: Session;
   readonly logger: Logger;
   readonly sandbox: Sandbox;
@@ -208,19 +214,17 @@ export class Run implements CallHost, BuiltinHost {
   }
 
   /**
-   * A script's CALL: `andThen` of the tool's checked answer, at once when the tool returned a plain
-   * value, else a promise of it (callTool in tools/invoke.ts).
+   * Marks a call as one of the script's own CALLs (not a tool's callTool): with an approved plan,
+   * only those count against it.
    */
-  callTool<R>(name: string, args: JsonObject, at: Position, scope: Scope, andThen: (value: Value, site: ScriptCallSite) => R): R | Pending | Promise<unknown> {
-    const site = new ScriptCallSite(at, this, scope);
-    this.plan?.pending.set(site, name);
-    return callTool(this, name, args, site, 'value', andThen as (result: Value | JsonValue, site: CallSite) => R);
+  markScriptCall(site: CallSite, toolName: string): void {
+    this.plan?.pending.set(site, toolName);
   }
 
   /** With `approvedPlan`: its remaining calls, and the script's CALLs not yet counted against it. */
-  private plan: { budget: PlanBudget; pending: WeakMap<CallSite, string> } | undefined;
+  private plan: { budget: CallBudget; pending: WeakMap<CallSite, string> } | undefined;
 
-  usePlan(budget: PlanBudget): void {
+  usePlan(budget: CallBudget): void {
     this.plan = { budget, pending: new WeakMap() };
   }
 
@@ -254,50 +258,6 @@ export class Run implements CallHost, BuiltinHost {
   /** The id of the first call the run made (a function call's own id), once it has made one. */
   get firstExecutionId(): string | undefined {
     return this.firstCall === undefined ? undefined : executionIdOf(this.runId, this.firstCall);
-  }
-}
-
-/**
- * A CALL in a script: its position, its run and scope (where the script goes on from it), and the
- * tool's view of the variables at that scope.
- */
-export class ScriptCallSite implements CallSite, VariableAccess {
-  constructor(
-    private readonly at: Position,
-    readonly run: Run,
-    readonly scope: Scope,
-  ) {}
-
-  // Read from the CALL node when asked (one is made per call; most are never asked).
-  get line(): number {
-    return this.at.line;
-  }
-  get column(): number {
-    return this.at.column;
-  }
-  get fileName(): string | undefined {
-    return this.run.fileName;
-  }
-  get vars(): VariableAccess {
-    return this;
-  }
-
-  get(name: string): JsonValue | undefined {
-    const value = this.scope.lookup(name);
-    return value === undefined ? undefined : toJson(value, this.run.valueLimits);
-  }
-
-  set(name: string, value: JsonValue): void {
-    try {
-      this.scope.assign(name, fromJson(value, this.run.valueLimits));
-    } catch (error) {
-      // A value over the run's limits stops the run, whatever the tool does with the error.
-      if (isNuwaError(error) && error.kind === 'LimitExceededError') {
-        this.run.stop(error);
-        throw error;
-      }
-      throw new TypeError(`setVar("${name}"): ${describeThrown(error)}`);
-    }
   }
 }
 

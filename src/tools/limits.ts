@@ -1,6 +1,6 @@
 // Execution limits (TOOLS.md §7). The defaults are generous for any real plan but finite, so a
 // runaway script written by a model ends with LimitExceededError instead of running forever.
-import { DEFAULT_MAX_CALL_DEPTH } from '../tools/invoke.js';
+import { DEFAULT_MAX_CALL_DEPTH } from './call-host.js';
 import { DEFAULT_VALUE_LIMITS } from '../values/values.js';
 
 export interface Limits {

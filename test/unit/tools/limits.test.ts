@@ -1,6 +1,6 @@
-// Unit tests for src/runtime/limits.ts: default limits and their validation.
+// Unit tests for src/tools/limits.ts: default limits and their validation.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, resolveLimits } from '../../../src/runtime/limits.js';
+import { DEFAULT_LIMITS, resolveLimits } from '../../../src/tools/limits.js';
 
 describe('resolveLimits', () => {
   it('returns the defaults when nothing is given', () => {
