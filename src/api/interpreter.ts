@@ -2,67 +2,26 @@
 // policy, events and output routing. Each run gets its own Run state; the compiled program is
 // cached per AST, so running one parsed script many times compiles it once.
 import { NuwaError, isNuwaError } from '../errors.js';
-import type { EventListener, RunStats } from '../events.js';
+import type { RunStats } from '../events.js';
 import type { JsonValue } from '../values/json.js';
 import type { Program } from '../syntax/ast.js';
 import { parse } from '../syntax/parse.js';
 import { Sandbox } from '../tools/sandbox.js';
 import type { Session } from '../tools/session.js';
 import { ToolRegistry } from '../tools/registry.js';
-import type { ApprovalHook, ConfirmLevel, Logger } from '../tools/types.js';
+import type { ConfirmLevel, Logger } from '../tools/types.js';
 import { compileProgram } from '../runtime/evaluator.js';
-import { resolveLimits, type Limits } from '../tools/limits.js';
+import { resolveLimits } from '../tools/limits.js';
 import { hostLogger, Run } from '../tools/run.js';
 import { Scope } from '../runtime/scope.js';
-import { PlanBudget, type ApprovedPlan } from '../check/approval.js';
+import { PlanBudget } from '../check/approval.js';
 import { plan as planScript, type Plan, type PlanOptions } from '../check/check.js';
 import { charsIn, checkTotals, fromJson, itemsIn, setJsonKey, toJson, type Value, type ValueLimits } from '../values/values.js';
-import { describeThrown } from '../util/foreign.js';
+import { callHook, describeThrown } from '../util/foreign.js';
+import type { InterpreterOptions, RecoverOptions, ResumeOptions, RunOptions, RunOutcome, RunResult, ScriptScope, StartOptions } from './types.js';
+import { recoverRun, resumeRun, startRun, type DurableHost, type DurableRunSettings, type ScriptEnd } from './durable.js';
+import type { Checkpoint } from './checkpoint.js';
 
-export interface InterpreterOptions {
-  /** Where PRINT and context.print lines go (default: process.stdout, one line each). */
-  print?: (line: string) => void;
-  /** The session whose state tools share (default: the registry's own session). */
-  session?: Session;
-  limits?: Limits;
-  /** Asked before a tool whose confirm level needs approval; without it those calls are denied. */
-  approve?: ApprovalHook;
-  /** Which confirm levels ask `approve` (default: write and destructive). */
-  needsApproval?: ConfirmLevel[];
-  onEvent?: EventListener;
-  /**
-   * The directory tools may write in. Default: a private temporary directory, made the first time
-   * a tool asks for it and removed by dispose(), when the Interpreter is garbage-collected, or when
-   * the process exits, whichever comes first. A directory the host gives is never removed.
-   */
-  sandboxDir?: string;
-  /** Where tools' context.logger goes (default: warnings and errors to stderr). */
-  logger?: Partial<Logger>;
-}
-
-export interface RunOptions {
-  /** Initial top-level variables (JSON values). */
-  variables?: Record<string, unknown>;
-  /** Cancels the run: it stops with AbortedError and tools' signals abort. */
-  signal?: AbortSignal;
-  /** Used in error positions and events. */
-  fileName?: string;
-  /** A plan of this script that a person approved as a whole: the calls it covers ask no one. */
-  approvedPlan?: ApprovedPlan;
-}
-
-export interface RunResult {
-  variables: Record<string, JsonValue>;
-  output: string[];
-  stats: RunStats;
-}
-
-/** The top-level scope of a finished script, as the original NuwaScript API returned it. */
-export interface ScriptScope {
-  get(name: string): JsonValue | undefined;
-  has(name: string): boolean;
-  readonly variables: Record<string, JsonValue>;
-}
 
 const DEFAULT_APPROVAL_LEVELS: ConfirmLevel[] = ['write', 'destructive'];
 
@@ -89,6 +48,18 @@ export class Interpreter {
 
   /** Runs a script (source text or a parsed AST). Rejects with a NuwaError. */
   async run(script: string | Program, options: RunOptions = {}): Promise<RunResult> {
+    const ended = await this.runScript(script, options, undefined);
+    if (ended.ok) return ended.result;
+    if (ended.paused) throw new NuwaError('TypeError', 'internal: a run without a journal paused');
+    throw ended.error;
+  }
+
+  /**
+   * A run of the script, however it ends: run() and the durable runs (durable.ts) share it. With a
+   * journal the run is durable: its calls are recorded (and replayed from the record), and a call
+   * waiting for a decision pauses it (`paused`).
+   */
+  private async runScript(script: string | Program, options: RunOptions, durable: DurableRunSettings | undefined): Promise<ScriptEnd> {
     const { fileName } = options;
     const run = new Run({
       registry: this.registry,
@@ -102,7 +73,9 @@ export class Interpreter {
       sandbox: this.sandbox,
       fileName,
       signal: options.signal,
+      ...(durable && { runId: durable.runId, journal: durable.journal, elapsedMs: durable.elapsedMs, pauseForApproval: this.options.onApproval === 'pause' }),
     });
+    durable?.journal.countPrintedBy(() => run.output.length);
     // Without the run's clock: the variables are read after the run stopped too (for the error report).
     const { maxValueSize, maxStringLength } = run.valueLimits;
     const top = new Scope(null, null, null, { maxValueSize, maxStringLength });
@@ -121,9 +94,12 @@ export class Interpreter {
       if (pending !== undefined) await pending;
       const variables = scopeVariables(top, limits);
       const result = resultOf(() => jsonVariables(variables, limits), run.output, stats());
+      // A tool may have swallowed the pause of a call it made: the run still waits there.
+      if (durable !== undefined && durable.journal.pending.length > 0) return this.paused(run, durable, stats());
       run.emit?.({ type: 'script:completed', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName, stats: result.stats });
-      return result;
+      return { ok: true, result, output: run.output };
     } catch (thrown) {
+      if (durable !== undefined && durable.journal.pending.length > 0) return this.paused(run, durable, stats());
       const error = asNuwaError(thrown).at(run.current, fileName);
       error.variables = safeVariables(() => variablesNow(true));
       run.emit?.({
@@ -135,10 +111,47 @@ export class Interpreter {
         stats: stats(),
         error: { kind: error.kind, message: error.message, line: error.line, column: error.column },
       });
-      throw error;
+      return { ok: false, error, stats: stats(), output: run.output };
     } finally {
       run.finish();
     }
+  }
+
+  private paused(run: Run, durable: DurableRunSettings, stats: RunStats): ScriptEnd {
+    run.emit?.({ type: 'run:paused', executionId: run.runId, timestamp: Date.now(), runId: durable.runId, pending: [...durable.journal.pending] });
+    return { ok: false, paused: true, stats, output: run.output };
+  }
+
+  /**
+   * Starts a durable run (DURABLE.md §2): like run(), but a call that needs a decision (the approve
+   * hook answers 'pause', or `onApproval: 'pause'`) pauses it, and the outcome's checkpoint resumes it
+   * later, in this process or another. With a store, the run is recorded as it goes (recover()).
+   */
+  start(source: string, options: StartOptions = {}): Promise<RunOutcome> {
+    return startRun(this.durableHost, source, options);
+  }
+
+  /** Resumes a paused run from its checkpoint, with the host's decisions for the calls it waits at. */
+  resume(checkpoint: Checkpoint, options: ResumeOptions = {}): Promise<RunOutcome> {
+    return resumeRun(this.durableHost, checkpoint, options);
+  }
+
+  /**
+   * Finishes a run whose process died, from its store's record: finished calls are not made again;
+   * a call that was in progress is made again only if its tool is safe to repeat, else the run
+   * pauses there (`uncertain`) for a person to decide.
+   */
+  recover(runId: string, options: RecoverOptions): Promise<RunOutcome> {
+    return recoverRun(this.durableHost, runId, options);
+  }
+
+  private get durableHost(): DurableHost {
+    const listener = this.options.onEvent;
+    return {
+      runScript: (source, options, durable) => this.runScript(source, options, durable),
+      checkpointKey: this.options.checkpointKey,
+      emit: listener === undefined ? undefined : (event) => callHook(listener, [event], (error) => this.logger.warn(`an onEvent listener threw on ${event.type}: ${describeThrown(error)}`)),
+    };
   }
 
   /**

@@ -52,7 +52,7 @@ const CORE_BUILTINS: Builtin[] = [
     host.print(toDisplayString(value!, host.valueLimits), at);
     return null;
   }),
-  define('NOW', 0, 0, 'NOW()', 'the current time in whole milliseconds since the Unix epoch', () => Date.now()),
+  define('NOW', 0, 0, 'NOW()', 'the current time in whole milliseconds since the Unix epoch', (_args, host) => host.now()),
   define('LEN', 1, 1, 'LEN(list | string | object)', 'the number of items of a list, characters (UTF-16 units) of a string, or keys of an object', ([x], _host, at) => {
     if (typeof x === 'string' || x instanceof NuwaList) return x.length;
     if (x instanceof NuwaObject) return x.size;

@@ -49,6 +49,10 @@ export class ScriptCallSite implements CallSite, VariableAccess {
   get fileName(): string | undefined {
     return this.run.fileName;
   }
+  /** The CALL's identity (DURABLE.md §1), made when first asked. */
+  get callId(): string {
+    return `${this.at.line}:${this.at.column}`;
+  }
   get vars(): VariableAccess {
     return this;
   }

@@ -28,6 +28,8 @@ export interface RegisteredTool {
   readonly confirm: ConfirmLevel;
   readonly keywords: readonly string[];
   readonly timeoutMs: number | undefined;
+  /** Calling it twice with the same arguments does what calling it once does (DURABLE.md §3). */
+  readonly idempotent: boolean;
   readonly source: ToolSource;
   /** The tool system whose form it was registered in (decides how its result is read). */
   readonly form: ToolForm;
@@ -73,6 +75,8 @@ export function buildTool(spec: ToolSpec): RegisteredTool {
   if (!CONFIRM_LEVELS.includes(confirm)) throw new TypeError(`tool "${name}": confirm must be one of ${CONFIRM_LEVELS.join(', ')}`);
   const { timeoutMs } = spec;
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0))) throw new TypeError(`tool "${name}": timeoutMs must be a positive number`);
+  const idempotent = spec.idempotent ?? false;
+  if (typeof idempotent !== 'boolean') throw new TypeError(`tool "${name}": idempotent must be true or false`);
   const source = spec.source ?? 'local';
   if (!SOURCES.includes(source)) throw new TypeError(`tool "${name}": source must be one of ${SOURCES.join(', ')}`);
   const keywords = spec.keywords ?? [];
@@ -100,6 +104,7 @@ export function buildTool(spec: ToolSpec): RegisteredTool {
     confirm,
     keywords: Object.freeze([...keywords]),
     timeoutMs,
+    idempotent,
     source,
     form: spec.form,
     id: spec.id,

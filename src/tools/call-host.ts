@@ -4,9 +4,11 @@
 import type { JsonObject, JsonValue } from '../values/json.js';
 import type { Value, ValueLimits } from '../values/values.js';
 import type { NuwaEvent } from '../events.js';
+import type { NuwaError } from '../errors.js';
 import type { RegisteredTool } from './build.js';
 import type { ToolCatalog } from './catalog.js';
 import type { Waits } from './guard.js';
+import type { CallJournal } from './journal.js';
 import type { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
 import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
@@ -36,7 +38,7 @@ export interface CallHost {
    * Counts a call against the run's limits; throws LimitExceededError or AbortedError. `depth` is
    * how deeply the call is nested: 1 for a script's CALL, one more for each context.callTool.
    */
-  beginCall(tool: RegisteredTool, depth: number): void;
+  beginCall(tool: RegisteredTool | undefined, depth: number): void;
   /** The waits for tools (and approvals) in flight, which a stopping run ends. */
   readonly waits: Waits;
   /** Numbers the calls of the run; a call's executionId is executionIdOf(runId, its number). */
@@ -45,6 +47,15 @@ export interface CallHost {
   coveredByPlan?(tool: RegisteredTool, site: CallSite): boolean;
   /** maxValueSize and maxStringLength for what tools return (the defaults when absent). */
   readonly valueLimits?: ValueLimits;
+  /** A durable run's record of its calls (journal.ts); absent for other runs. */
+  readonly journal?: CallJournal;
+  /**
+   * What to do when the approval hook answers 'pause' (or, with `onApproval: 'pause'`, when there
+   * is no hook): pause a durable run; a run that cannot pause denies the call.
+   */
+  readonly pauseForApproval?: boolean;
+  /** A durable run stops at its next step with `error`, without cancelling calls in flight. */
+  pause?(error: NuwaError): void;
 }
 
 /** The script's variables as a tool sees them (getVar / setVar). */
@@ -61,6 +72,11 @@ export interface CallSite {
   vars?: VariableAccess;
   /** 1 (the default) for a call made by a script or a host; one more for each context.callTool. */
   depth?: number;
+  /**
+   * The call's identity from where it stands (DURABLE.md §1): `line:column` of a script's CALL,
+   * then `/i` for each enclosing loop iteration; a nested call adds `>n` to its parent's.
+   */
+  readonly callId?: string;
 }
 
 /** A call through the one call path, as a context's callTool makes it (invoke.ts invokeTool). */

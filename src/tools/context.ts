@@ -32,6 +32,8 @@ export class CallContext implements ToolContext {
   readonly #callNumber: number;
   #executionId: string | undefined;
   #logger: Logger | undefined;
+  /** How many calls the tool has started through this context: the `>n` of their callIds. */
+  #nestedCalls = 0;
 
   /**
    * `invoke` is invokeTool, passed in so that this module does not import the one that imports it;
@@ -122,7 +124,8 @@ export class CallContext implements ToolContext {
     }
     if (copy === null || typeof copy !== 'object' || Array.isArray(copy)) throw new TypeError(`callTool("${name}"): the arguments must be an object`);
     const site = this.#site;
-    const nested: CallSite = { line: site.line, column: site.column, fileName: site.fileName, vars: site.vars, depth: (site.depth ?? 1) + 1 };
+    const callId = `${site.callId ?? 'call'}>${this.#nestedCalls++}`;
+    const nested: CallSite = { line: site.line, column: site.column, fileName: site.fileName, vars: site.vars, depth: (site.depth ?? 1) + 1, callId };
     return this.#invoke(this.#host, name, copy, nested, 'json') as Promise<JsonValue>;
   }
 

@@ -25,7 +25,7 @@ const consoleLogger: Logger = {
 /** A context bound to `session`, whose calls go through invokeTool like a script's. */
 export function createDetachedContext(registry: ToolCatalog, session: Session, toolName: string): ToolContext {
   const host = new DetachedHost(registry, session);
-  return new CallContext(host, { vars: host.variables }, toolName, host.nextCallNumber(), host.signal, invokeTool);
+  return new CallContext(host, { vars: host.variables, callId: 'host' }, toolName, host.nextCallNumber(), host.signal, invokeTool);
 }
 
 class DetachedHost implements CallHost {
@@ -63,7 +63,7 @@ class DetachedHost implements CallHost {
     process.stdout.write(`${text}\n`);
   }
 
-  beginCall(_tool: RegisteredTool, depth: number): void {
+  beginCall(_tool: RegisteredTool | undefined, depth: number): void {
     if (depth > DEFAULT_MAX_CALL_DEPTH) {
       throw new NuwaError('LimitExceededError', `tools called tools more than maxCallDepth (${DEFAULT_MAX_CALL_DEPTH}) levels deep`);
     }

@@ -14,6 +14,7 @@ import type { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
 import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
 import type { Limits } from './limits.js';
+import type { CallJournal } from './journal.js';
 import type { ValueLimits } from '../values/values.js';
 import { callHook, describeThrown } from '../util/foreign.js';
 
@@ -39,6 +40,14 @@ export interface RunSettings {
   signal: AbortSignal | undefined;
   /** What the messages call it: a script's `run` (the default), or a function-calling `call`. */
   noun?: 'run' | 'call';
+  /** A durable run's record of its calls (journal.ts). */
+  journal?: CallJournal;
+  /** Pause a durable run where a call needs approval and no hook is given (`onApproval: 'pause'`). */
+  pauseForApproval?: boolean;
+  /** Time the run already spent running before this process took it up (a resumed durable run). */
+  elapsedMs?: number;
+  /** The run's id (default: a random UUID): a durable run keeps its own across processes. */
+  runId?: string;
 }
 
 // Responsiveness (TOOLS.md §7). A script that never calls a tool would otherwise run to its end
@@ -51,7 +60,7 @@ const CLOCK_CHECK_INTERVAL = 1024;
 const SLICE_MS = 10;
 
 export class Run implements CallHost {
-  readonly runId = randomUUID();
+  readonly runId: string;
   readonly registry: ToolCatalog;
   readonly session: Session;
   readonly logger: Logger;
@@ -61,7 +70,9 @@ export class Run implements CallHost {
   readonly emit: ((event: NuwaEvent) => void) | undefined;
   readonly fileName: string | undefined;
   readonly output: string[] = [];
-  readonly startedAt = performance.now();
+  readonly startedAt: number;
+  readonly journal: CallJournal | undefined;
+  readonly pauseForApproval: boolean;
   steps = 0;
   toolCalls = 0;
   /** The run is over: the contexts it handed out refuse callTool, print and setVar. */
@@ -80,7 +91,12 @@ export class Run implements CallHost {
   private readonly printLine: (line: string) => void;
   private readonly controller = new AbortController();
   readonly waits = new Waits();
+  /** Why the run stopped (its signal is aborted with it). */
   private stopError: NuwaError | null = null;
+  /** What the run ends with at its next step: the stop, or a durable run's pause (no abort). */
+  private haltError: NuwaError | null = null;
+  /** Lines printed before this process took the run up: not given to the print hook again. */
+  private readonly printedBefore: number;
   private readonly timer: ReturnType<typeof setTimeout>;
   private readonly hostSignal: AbortSignal | undefined;
   private readonly noun: 'run' | 'call';
@@ -89,6 +105,11 @@ export class Run implements CallHost {
   private firstCall: number | undefined;
 
   constructor(settings: RunSettings) {
+    this.runId = settings.runId ?? randomUUID();
+    this.startedAt = performance.now() - (settings.elapsedMs ?? 0);
+    this.journal = settings.journal;
+    this.pauseForApproval = settings.pauseForApproval ?? false;
+    this.printedBefore = settings.journal?.printedBefore ?? 0;
     this.registry = settings.registry;
     this.session = settings.session;
     this.logger = settings.logger;
@@ -131,14 +152,14 @@ export class Run implements CallHost {
     } else if (--this.untilClockCheck <= 0) {
       this.checkClock();
     }
-    if (this.stopError !== null) throw this.stopError.at(at, this.fileName);
+    if (this.haltError !== null) throw this.haltError.at(at, this.fileName);
   }
 
   /** Counts work other than steps (long walks, big strings); throws once the run must stop. */
   charge(units: number): void {
     this.untilClockCheck -= units;
     if (this.untilClockCheck <= 0) this.checkClock();
-    if (this.stopError !== null) throw this.stopError.at(this.current, this.fileName);
+    if (this.haltError !== null) throw this.haltError.at(this.current, this.fileName);
   }
 
   private checkClock(): void {
@@ -153,7 +174,7 @@ export class Run implements CallHost {
     this.yieldDue = false;
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.sliceEnd = performance.now() + SLICE_MS;
-    if (this.stopError !== null) throw this.stopError.at(this.current, this.fileName);
+    if (this.haltError !== null) throw this.haltError.at(this.current, this.fileName);
   }
 
   /**
@@ -162,7 +183,7 @@ export class Run implements CallHost {
    */
   checkpoint(): Promise<void> | undefined {
     this.checkClock();
-    if (this.stopError !== null) throw this.stopError.at(this.current, this.fileName);
+    if (this.haltError !== null) throw this.haltError.at(this.current, this.fileName);
     return this.yieldDue ? this.yieldTurn() : undefined;
   }
 
@@ -170,8 +191,22 @@ export class Run implements CallHost {
   stop(error: NuwaError): void {
     if (this.stopError !== null) return;
     this.stopError = error;
+    this.haltError = error;
     this.controller.abort(error);
     this.waits.stop(error);
+  }
+
+  /**
+   * A durable run pauses (DURABLE.md §2): nothing more of the script runs (its next step, print or
+   * call throws `error`), but the run is not cancelled: calls in flight finish and are recorded.
+   */
+  pause(error: NuwaError): void {
+    this.haltError ??= error;
+  }
+
+  /** NOW(): the clock, or in a durable run what its journal says (the recorded value on replay). */
+  now(): number {
+    return this.journal === undefined ? Date.now() : this.journal.now();
   }
 
   /**
@@ -195,7 +230,7 @@ export class Run implements CallHost {
 
   // --- output -----------------------------------------------------------------------------------
   print(text: string, at?: Position): void {
-    if (this.stopError !== null) throw this.stopError.at(at, this.fileName);
+    if (this.haltError !== null) throw this.haltError.at(at, this.fileName);
     this.outputBytes += Buffer.byteLength(text, 'utf8') + 1;
     if (this.outputBytes > this.limits.maxOutputBytes) {
       const error = new NuwaError('LimitExceededError', `the script printed more than maxOutputBytes (${this.limits.maxOutputBytes} bytes)`);
@@ -203,6 +238,7 @@ export class Run implements CallHost {
       throw error.at(at, this.fileName);
     }
     this.output.push(text);
+    if (this.output.length <= this.printedBefore) return; // given to the host before a pause
     const answer: unknown = this.printLine(text);
     // An async print hook that rejects must not become an unhandled rejection of the host.
     if (answer !== undefined) callHook(() => answer, [], (error) => this.logger.error(`the print hook failed: ${describeThrown(error)}`));
@@ -235,8 +271,8 @@ export class Run implements CallHost {
     return this.plan.budget.take(tool.name);
   }
 
-  beginCall(_tool: RegisteredTool, depth: number): void {
-    if (this.stopError !== null) throw this.stopError;
+  beginCall(_tool: RegisteredTool | undefined, depth: number): void {
+    if (this.haltError !== null) throw this.haltError;
     if (depth > this.limits.maxCallDepth) {
       const error = new NuwaError('LimitExceededError', `tools called tools more than maxCallDepth (${this.limits.maxCallDepth}) levels deep`);
       this.stop(error);

@@ -75,6 +75,11 @@ export interface ToolDefinition extends Omit<ToolSchema, 'parameters' | 'returns
   timeoutMs?: number;
   /** Where the tool came from; providers set it, and it defaults to 'local'. */
   source?: ToolSource;
+  /**
+   * Calling it again with the same arguments does no more than calling it once: after a crash, a
+   * durable run calls it again without asking anyone (DURABLE.md §3). Default false.
+   */
+  idempotent?: boolean;
 }
 
 export interface StateMetadata {
@@ -128,8 +133,12 @@ export interface ApprovalRequest {
   confirm: ConfirmLevel;
   category: ToolCategory;
   args: JsonObject;
+  /** The call's identity (DURABLE.md §1): the key of a decision given on resume. */
+  callId: string;
 }
-export type ApprovalHook = (request: ApprovalRequest) => boolean | Promise<boolean>;
+/** true: go ahead; false: deny; 'pause': a durable run stops here until a host decides (DURABLE.md §2). */
+export type ApprovalAnswer = boolean | 'pause';
+export type ApprovalHook = (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>;
 
 /**
  * The result envelope of the tool systems Nuwa merges (Plaited handlers, sdkwork tools,

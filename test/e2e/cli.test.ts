@@ -243,9 +243,10 @@ describe('nuwa run: errors', () => {
     const result = nuwa(['run', '-', '--tools', toolsList, '--trace', trace], { input: 'CALL greet { name: "a" }' });
     expect(result.status).toBe(0);
     const events = readFileSync(trace, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-    expect(events.map((e) => e.type)).toEqual(['script:started', 'tool:invoking', 'tool:completed', 'script:completed']);
-    expect(events[2].toolName).toBe('greet');
-    expect(typeof events[2].duration).toBe('number');
+    expect(events.map((e) => e.type)).toEqual(['script:started', 'tool:invoking', 'tool:invoked', 'tool:completed', 'script:completed']);
+    expect(events[3].toolName).toBe('greet');
+    expect(events[3].callId).toBe('1:1');
+    expect(typeof events[3].duration).toBe('number');
   });
 });
 

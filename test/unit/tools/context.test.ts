@@ -213,7 +213,8 @@ describe('callTool', () => {
     );
     expect((await interpreter.run('LET r = CALL outer {}')).variables.r).toBe('done');
     expect(approve).toHaveBeenCalledTimes(1);
-    expect(approve).toHaveBeenCalledWith({ toolName: 'inner', confirm: 'write', category: 'file', args: { path: 'x' } });
+    // A nested call's identity: its parent's, then the order the tool started its calls in.
+    expect(approve).toHaveBeenCalledWith({ toolName: 'inner', confirm: 'write', category: 'file', args: { path: 'x' }, callId: '1:9>0' });
   });
 
   it('counts toward maxToolCalls', async () => {
