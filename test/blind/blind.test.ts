@@ -107,11 +107,13 @@ describe('applying fixes', () => {
 
   it('counts a fix as named only when the message says more than the mistake itself', () => {
     const equals = mistake(1, fix('===', '==', { names: [['==']] }));
-    expect(namesFix('`===` is not an operator', equals, equals.fixes[0]!)).toBe(false);
-    expect(namesFix('`===` is not an operator: write ==', equals, equals.fixes[0]!)).toBe(true);
+    expect(namesFix('`===` is not an operator', equals.fixes[0]!)).toBe(false);
+    expect(namesFix('`===` is not an operator: write ==', equals.fixes[0]!)).toBe(true);
     const keyword = mistake(1, fix('for x', 'FOR x', { names: [['FOR', 'uppercase'], ['did you mean', 'FOR']] }));
-    expect(namesFix('unexpected `for x`: expected LET, FOR or IF', keyword, keyword.fixes[0]!)).toBe(false);
-    expect(namesFix('keywords are uppercase: FOR', keyword, keyword.fixes[0]!)).toBe(true);
+    expect(namesFix('unexpected `for x`: expected LET, FOR or IF', keyword.fixes[0]!)).toBe(false);
+    expect(namesFix('keywords are uppercase: FOR', keyword.fixes[0]!)).toBe(true);
+    const nested = mistake(1, fix('elif x THEN', 'ELSE IF x THEN', { names: [['ELSE IF', 'END']], also: [{ line: 3, find: 'END', replace: 'END END' }] }));
+    expect(namesFix('there is no elif x THEN: write ELSE IF with its own END', nested.fixes[0]!)).toBe(true);
   });
 });
 

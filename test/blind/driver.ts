@@ -220,10 +220,13 @@ function findingsIn(value: object): Message[] {
   return found;
 }
 
-/** Whether a message names a fix: it contains every part of one alternative once the fix's own wrong text is taken out. */
-export function namesFix(text: string, mistake: Mistake, fix: Fix): boolean {
-  let rest = text;
-  for (const edit of editsOf(mistake, fix)) rest = rest.split(edit.find).join(' ');
+/**
+ * Whether a message names a fix: it contains every part of one alternative once the fix's `find`
+ * (the wrong text) is taken out of it. Only `find`: the texts its `also` edits change are not the
+ * mistake (an `END` that gets a second one), and taking them out would blind every name to them.
+ */
+export function namesFix(text: string, fix: Fix): boolean {
+  const rest = text.split(fix.find).join(' ');
   return fix.names.some((alternative) => alternative.every((part) => rest.includes(part)));
 }
 
@@ -273,7 +276,7 @@ export async function measureScript(registry: ToolRegistry, script: Script): Pro
   const mistakes = script.mistakes.map((mistake): MistakeResult => {
     const lines = reportLines(mistake);
     const onLine = first.messages.filter((message) => message.line !== undefined && lines.includes(message.line));
-    const named = mistake.fixes.find((fix) => onLine.some((message) => namesFix(message.text, mistake, fix)));
+    const named = mistake.fixes.find((fix) => onLine.some((message) => namesFix(message.text, fix)));
     return named ? { mistake, reported: onLine.length > 0, named } : { mistake, reported: onLine.length > 0 };
   });
   const chosen = mistakes.flatMap(({ mistake, named }) => (named ? [{ mistake, fix: named }] : []));
