@@ -127,7 +127,7 @@ export class Run implements CallHost {
     this.valueLimits = { maxValueSize: this.limits.maxValueSize, maxStringLength: this.limits.maxStringLength, charge: (units) => this.charge(units) };
     // Not unref'd: while a run waits on a tool that never settles, this timer is what keeps the
     // process alive until the timeout ends the run. finish() clears it.
-    this.timer = setTimeout(() => this.stop(this.timeoutError()), Math.min(this.limits.timeoutMs, 2 ** 31 - 1));
+    this.timer = setTimeout(() => this.stop(this.timeoutError()), Math.min(Math.max(0, this.deadline - performance.now()), 2 ** 31 - 1));
     this.hostSignal = settings.signal;
     if (this.hostSignal?.aborted) this.onHostAbort();
     else this.hostSignal?.addEventListener('abort', this.onHostAbort, { once: true });
