@@ -10,6 +10,7 @@ import type { JsonObject, JsonValue } from '../values/json.js';
 import { copyJson, fromJson, NuwaList, NuwaObject, toJson, type Value, type ValueLimits } from '../values/values.js';
 import { describeThrown, thenOf } from '../util/foreign.js';
 import { CallContext, executionIdOf } from './context.js';
+import { confirmOf } from './build.js';
 import { asToolFailure } from './envelope.js';
 import { invalidArgumentsMessage, unknownToolMessage } from './hints.js';
 import type { RegisteredTool, ToolRegistry } from './registry.js';
@@ -132,8 +133,9 @@ export function callTool(
     throw positioned(error, site);
   }
 
-  if (host.needsApproval.has(tool.confirm)) {
-    return requireApproval(host, tool, args, site).then((approvedBy) => runTool(host, tool, name, args, site, form, approvedBy, andThen));
+  const confirm = tool.confirmFor === undefined ? tool.confirm : confirmOf(tool, args);
+  if (host.needsApproval.has(confirm)) {
+    return requireApproval(host, tool, confirm, args, site).then((approvedBy) => runTool(host, tool, name, args, site, form, approvedBy, andThen));
   }
   return runTool(host, tool, name, args, site, form, undefined, andThen);
 }
@@ -345,14 +347,14 @@ function failedEvent(host: CallHost, executionId: string, toolName: string, star
 }
 
 /** Resolves to who approved the call: the plan the host approved, or the approve hook. */
-async function requireApproval(host: CallHost, tool: RegisteredTool, args: JsonObject, site: CallSite): Promise<'plan' | 'hook'> {
+async function requireApproval(host: CallHost, tool: RegisteredTool, confirm: ConfirmLevel, args: JsonObject, site: CallSite): Promise<'plan' | 'hook'> {
   if (host.coveredByPlan?.(tool, site)) return 'plan';
   let approved = false;
   let why = 'no approval hook is configured';
   if (host.approve) {
     try {
       // Waited on like a tool: cancellation or the run's timeout end a hook that never answers.
-      const answer: unknown = host.approve({ toolName: tool.name, confirm: tool.confirm, category: tool.category, args: copyJson(args) as JsonObject });
+      const answer: unknown = host.approve({ toolName: tool.name, confirm, category: tool.category, args: copyJson(args) as JsonObject });
       const then = thenOf(answer);
       if (then === undefined) {
         approved = answer === true;
@@ -373,9 +375,9 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, args: JsonO
   const stop = stopOf(host, undefined);
   if (stop) throw positioned(stop, site);
   if (approved) return 'hook';
-  host.emit?.({ type: 'tool:denied', executionId: executionIdOf(host.runId, host.nextCallNumber()), runId: host.runId, timestamp: Date.now(), toolName: tool.name, confirm: tool.confirm });
+  host.emit?.({ type: 'tool:denied', executionId: executionIdOf(host.runId, host.nextCallNumber()), runId: host.runId, timestamp: Date.now(), toolName: tool.name, confirm });
   throw positioned(
-    new NuwaError('ToolDeniedError', `the call to \`${tool.name}\` (a ${tool.confirm} action) was denied: ${why}`, { toolName: tool.name }),
+    new NuwaError('ToolDeniedError', `the call to \`${tool.name}\` (a ${confirm} action) was denied: ${why}`, { toolName: tool.name }),
     site,
   );
 }

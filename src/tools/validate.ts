@@ -21,20 +21,34 @@ import type { JsonSchema, JsonSchemaObject, NuwaType } from './types.js';
 type FormatsPlugin = (ajv: AjvInstance) => AjvInstance;
 const addFormats = ((ajvFormats.default as unknown as { default?: FormatsPlugin }).default ?? ajvFormats.default) as unknown as FormatsPlugin;
 
-function makeAjv(useDefaults: boolean): AjvInstance {
+function makeAjv(useDefaults: boolean, regExp?: RegExpEngine): AjvInstance {
   // strict: false because tool schemas come from everywhere (MCP servers, other SDKs) and carry
   // keywords Ajv does not know; those are annotations, not reasons to refuse a tool.
   // logger: false, because a library has no business writing to the host's console (Ajv prints the
   // code of a schema it fails to compile; the failure is reported as a TypeError below).
-  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults, coerceTypes: false, logger: false });
+  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults, coerceTypes: false, logger: false, ...(regExp && { code: { regExp } }) });
   addFormats(ajv);
   return ajv;
 }
 
-type Purpose = 'arguments' | 'results';
+/**
+ * What an Ajv compiles: a tool's argument validator (filling defaults in), a tool's result check,
+ * or a check of data against a schema that came with the data (the standard tool data.validate),
+ * whose `pattern`s go to the regular-expression engine its caller chose.
+ */
+type Purpose = 'arguments' | 'results' | 'data';
+
+/** A regular-expression engine for Ajv's `code.regExp` option: `code` names it in generated code. */
+export interface RegExpEngine {
+  (pattern: string, flags: string): { test(text: string): boolean };
+  code: string;
+}
+
 const instances: Partial<Record<Purpose, AjvInstance>> = {};
-/** The Ajv that compiles argument validators (filling defaults in), or result checks; made when first needed. */
-const ajvFor = (purpose: Purpose): AjvInstance => (instances[purpose] ??= makeAjv(purpose === 'arguments'));
+let dataRegExp: RegExpEngine | undefined;
+/** The Ajv for a purpose, made when first needed. */
+const ajvFor = (purpose: Purpose): AjvInstance => (instances[purpose] ??= makeAjv(purpose === 'arguments', purpose === 'data' ? dataRegExp : undefined));
+const CACHE_PREFIX: Record<Purpose, string> = { arguments: 'a', results: 'r', data: 'd' };
 
 export interface ArgumentProblem {
   /** Where in the arguments: `qty`, `items[2].price`, or '' for the whole call. */
@@ -58,9 +72,10 @@ function withoutMetaKeywords(schema: JsonSchemaObject): JsonSchemaObject {
 const MAX_CACHED_VALIDATORS = 2000;
 const validators = new Map<string, ValidateFunction>();
 
-function compile(purpose: Purpose, toolName: string, schema: JsonSchema, what: string): ValidateFunction {
+/** Compiles `schema`; `subject` names it in errors (`tool "x": its parameters schema`). */
+function compile(purpose: Purpose, subject: string, schema: JsonSchema): ValidateFunction {
   const cleaned = typeof schema === 'object' ? withoutMetaKeywords(schema as JsonSchemaObject) : schema;
-  const key = `${purpose === 'arguments' ? 'a' : 'r'}${JSON.stringify(cleaned)}`;
+  const key = `${CACHE_PREFIX[purpose]}${JSON.stringify(cleaned)}`;
   const cached = validators.get(key);
   if (cached) return cached;
   const ajv = ajvFor(purpose);
@@ -70,8 +85,8 @@ function compile(purpose: Purpose, toolName: string, schema: JsonSchema, what: s
   } catch (error) {
     // Ajv compiles a schema into a function made from text: a host run with
     // --disallow-code-generation-from-strings cannot check JSON Schemas at all.
-    if (error instanceof EvalError) throw new TypeError(`tool "${toolName}": its ${what} schema cannot be checked in this host: validating a JSON Schema needs code generated from text (Ajv), which the host forbids`);
-    throw new TypeError(`tool "${toolName}": its ${what} schema is not a valid JSON Schema: ${(error as Error).message}`);
+    if (error instanceof EvalError) throw new TypeError(`${subject} cannot be checked in this host: validating a JSON Schema needs code generated from text (Ajv), which the host forbids`);
+    throw new TypeError(`${subject} is not a valid JSON Schema: ${(error as Error).message}`);
   } finally {
     if (typeof cleaned === 'object') ajv.removeSchema(cleaned);
   }
@@ -95,11 +110,11 @@ export function compileArgumentValidator(toolName: string, schema: JsonSchemaObj
   const required = new Set(schema.required ?? []);
   const accepted = Object.keys(properties);
   const flat = isFlat(schema);
-  let compiled: ValidateFunction | undefined = flat ? undefined : compile('arguments', toolName, schema, 'parameters');
+  let compiled: ValidateFunction | undefined = flat ? undefined : compile('arguments', `tool "${toolName}": its parameters schema`, schema);
 
   /** Ajv's verdict, coercing where that makes the arguments valid; the problems otherwise. */
   const validateFully = (args: JsonObject, nullProblems: ArgumentProblem[] | null): ArgumentProblem[] | null => {
-    const validate = (compiled ??= compile('arguments', toolName, schema, 'parameters'));
+    const validate = (compiled ??= compile('arguments', `tool "${toolName}": its parameters schema`, schema));
     if (validate(args)) return nullProblems;
     for (let round = 0; round < 8 && coerce(validate.errors ?? [], args); round++) {
       if (validate(args)) return nullProblems;
@@ -382,7 +397,7 @@ const NUWA_RESULT_CHECKS: Record<NuwaType, ResultCheck> = {
 export function compileResultCheck(toolName: string, returns: NuwaType | JsonSchema, schema: JsonSchema): ResultCheck {
   if (typeof returns === 'string') return NUWA_RESULT_CHECKS[returns];
   if (schema === true || (typeof schema === 'object' && Object.keys(schema).length === 0)) return NUWA_RESULT_CHECKS.any;
-  const validate = compile('results', toolName, schema, 'returns');
+  const validate = compile('results', `tool "${toolName}": its returns schema`, schema);
   return (value) => {
     if (validate(value)) return null;
     const details = (validate.errors ?? [])
@@ -390,5 +405,38 @@ export function compileResultCheck(toolName: string, returns: NuwaType | JsonSch
       .map((e) => `${e.instancePath ? `${displayPath(pointerSegments(e.instancePath))} ` : ''}${e.message ?? 'is invalid'}`)
       .join('; ');
     return `expected ${describeSchemaType(schema)}, received ${describeJson(value)} (${details})`;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data against a schema that comes with it
+
+/** One way a value fails a schema: where (`items[2].price`, '' for the value itself) and what. */
+export interface SchemaIssue {
+  path: string;
+  message: string;
+}
+
+/** Checks a value against the schema it was compiled from: its issues, none when it is valid. */
+export type SchemaCheck = (value: JsonValue) => SchemaIssue[];
+
+/**
+ * Compiles a schema given at run time (the standard tool data.validate) with the Ajv set up as for
+ * results (no defaults, no coercion), its `pattern`s compiled by `regExp` (a linear-time engine: the
+ * schema may come from a script). The first engine given is the one the data Ajv keeps. An invalid
+ * schema throws a TypeError that says why.
+ */
+export function compileSchemaCheck(schema: JsonSchema, regExp: RegExpEngine): SchemaCheck {
+  dataRegExp ??= regExp;
+  const validate = compile('data', 'the schema', schema);
+  return (value) => {
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map((error) => {
+      const segments = pointerSegments(error.instancePath);
+      const params = error.params as Record<string, unknown>;
+      if (error.keyword === 'required') segments.push(String(params.missingProperty));
+      if (error.keyword === 'additionalProperties') segments.push(String(params.additionalProperty));
+      return { path: displayPath(segments), message: error.message ?? 'is invalid' };
+    });
   };
 }
