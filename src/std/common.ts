@@ -34,21 +34,32 @@ export interface StdSettings {
   readonly timeoutMs: number;
 }
 
-/** A mistake in the options is the host's: a TypeError that names the option, before any tool exists. */
+/** A mistake in one option of createStdTools: a TypeError naming the option (the CLI names its flag instead). */
+export class StdOptionError extends TypeError {
+  override readonly name = 'TypeError';
+  constructor(
+    readonly option: keyof StdToolsOptions,
+    readonly problem: string,
+  ) {
+    super(`createStdTools: ${option}: ${problem}`);
+  }
+}
+
+/** The options, checked and filled in; a StdOptionError for the first mistake, before any tool exists. */
 export function settingsOf(options: StdToolsOptions | undefined): StdSettings {
   if (options !== undefined && (options === null || typeof options !== 'object')) throw new TypeError('createStdTools(options): options must be an object');
   const { root = process.cwd(), allowNet = [], maxBodyBytes = DEFAULT_MAX_BODY_BYTES, timeoutMs = DEFAULT_TIMEOUT_MS } = options ?? {};
-  if (typeof root !== 'string' || root === '') throw new TypeError('createStdTools: root must be a folder path');
+  if (typeof root !== 'string' || root === '') throw new StdOptionError('root', 'must be a folder path');
   let realRoot: string;
   try {
     realRoot = realpathSync(path.resolve(root));
   } catch {
-    throw new TypeError(`createStdTools: the root folder "${root}" does not exist`);
+    throw new StdOptionError('root', `the folder "${root}" does not exist`);
   }
-  if (!statSync(realRoot).isDirectory()) throw new TypeError(`createStdTools: the root "${root}" is not a folder`);
-  if (!Array.isArray(allowNet) || allowNet.some((host) => typeof host !== 'string')) throw new TypeError('createStdTools: allowNet must be a list of hosts, e.g. ["127.0.0.1:8080", "api.example.com"]');
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new TypeError('createStdTools: maxBodyBytes must be a positive whole number of bytes');
-  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new TypeError('createStdTools: timeoutMs must be a positive number of milliseconds');
+  if (!statSync(realRoot).isDirectory()) throw new StdOptionError('root', `"${root}" is not a folder`);
+  if (!Array.isArray(allowNet) || allowNet.some((host) => typeof host !== 'string')) throw new StdOptionError('allowNet', 'must be a list of hosts, e.g. ["127.0.0.1:8080", "api.example.com"]');
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) throw new StdOptionError('maxBodyBytes', 'must be a positive whole number of bytes');
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new StdOptionError('timeoutMs', 'must be a positive number of milliseconds');
   return { root: realRoot, allowNet: [...allowNet], maxBodyBytes, timeoutMs };
 }
 

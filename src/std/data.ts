@@ -1,11 +1,13 @@
 // The data tools (TOOLS.md §12): data.parse_json, data.parse_csv (csv-parse, not a hand-written
 // splitter) and data.validate. data.validate checks a value against a JSON Schema through the
-// project's own Ajv setup (tools/validate.ts, compileSchemaCheck); since the schema comes from a
-// script, its `pattern`s run on RE2 (re2js), whose matching time is linear in the text, so that no
-// pattern can hold the host in catastrophic backtracking, and its size is capped.
+// project's own Ajv setup (tools/validate.ts, compileSchemaCheck). The schema comes from a script,
+// and some schemas make checking take very long on a small value — a `pattern` that backtracks
+// catastrophically, `uniqueItems` over a long list of objects (quadratic) — in code that never
+// yields, which no run limit could stop. So the check runs under a vm timeout, which interrupts
+// synchronous code (V8 terminates it), and the schema's size is capped.
+import vm from 'node:vm';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { RE2JS } from 're2js';
-import { compileSchemaCheck, type RegExpEngine } from '../tools/validate.js';
+import { compileSchemaCheck, type SchemaCheck, type SchemaIssue } from '../tools/validate.js';
 import type { DefinedTool } from '../tools/forms.js';
 import type { JsonSchema } from '../tools/types.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
@@ -13,16 +15,34 @@ import { stdTool, StdToolError } from './common.js';
 
 /** The largest schema data.validate compiles, in characters of its JSON text. */
 export const MAX_SCHEMA_CHARS = 100_000;
+/** How long one data.validate check may take before it is stopped. */
+export const VALIDATE_TIMEOUT_MS = 2_000;
 
-/** Ajv's `code.regExp` engine: RE2 through re2js, for the schemas scripts give data.validate. */
-const re2: RegExpEngine = Object.assign(
-  (pattern: string) => {
-    const compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
-    // toString is Ajv's cache key for a pattern: it must tell patterns apart.
-    return { test: (text: string) => compiled.test(text), toString: () => `re2:${pattern}` };
-  },
-  { code: 're2' },
-);
+// One context and one script for every check: the check and the value are handed over as the
+// context's globals for the duration of the call.
+const checkScript = new vm.Script('check(value)');
+let checkContext: vm.Context | undefined;
+
+/** `check(value)`, stopped with a StdToolError if it runs longer than VALIDATE_TIMEOUT_MS. */
+function checkWithinTime(check: SchemaCheck, value: JsonValue): SchemaIssue[] {
+  const context = (checkContext ??= vm.createContext({}));
+  context.check = check;
+  context.value = value;
+  try {
+    return checkScript.runInContext(context, { timeout: VALIDATE_TIMEOUT_MS }) as SchemaIssue[];
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+      throw new StdToolError(
+        `checking took longer than ${VALIDATE_TIMEOUT_MS} ms and was stopped: simplify the schema (a pattern that backtracks, uniqueItems over a long list of objects)`,
+        'TIMEOUT',
+      );
+    }
+    throw error;
+  } finally {
+    context.check = undefined;
+    context.value = undefined;
+  }
+}
 
 function parseJson(args: JsonObject): JsonValue {
   try {
@@ -66,13 +86,13 @@ function validate(args: JsonObject): JsonValue {
   const schema = args.schema as JsonSchema;
   const size = JSON.stringify(schema).length;
   if (size > MAX_SCHEMA_CHARS) throw new StdToolError(`the schema is too large to check (${size} characters; at most ${MAX_SCHEMA_CHARS})`, 'SCHEMA_TOO_LARGE');
-  let check;
+  let check: SchemaCheck;
   try {
-    check = compileSchemaCheck(schema, re2);
+    check = compileSchemaCheck(schema);
   } catch (error) {
     throw new StdToolError((error as Error).message, 'BAD_SCHEMA');
   }
-  const errors = check(args.data ?? null);
+  const errors = checkWithinTime(check, args.data ?? null);
   return { valid: errors.length === 0, errors: errors as unknown as JsonValue };
 }
 
@@ -114,7 +134,7 @@ export function dataTools(): DefinedTool[] {
       id: 'data-validate',
       name: 'data.validate',
       description:
-        'Checks a value against a JSON Schema: { valid, errors }, each error { path, message } (path "" is the value itself). Patterns use RE2 syntax (no lookaround or backreferences).',
+        'Checks a value against a JSON Schema: { valid, errors }, each error { path, message } (path "" is the value itself).',
       category: 'data',
       confirm: 'none',
       keywords: ['validate', 'schema', 'json schema', 'check', 'verify', 'shape'],

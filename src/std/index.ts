@@ -15,21 +15,16 @@ import { NetPolicy } from './net.js';
 import { websocketTool } from './websocket.js';
 
 export type { StdToolsOptions } from './common.js';
-export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS } from './common.js';
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUT_MS, StdOptionError } from './common.js';
 
 /**
  * The standard tools as definitions for `registry.register` (sdkwork-style tools: each is found by
  * its name, `fs.read`, and by its sdkwork id, `file-read`). The options are checked here: a root
- * that does not exist or an allowNet entry that is not a host is a TypeError.
+ * that does not exist or an allowNet entry that is not a host is a StdOptionError (a TypeError).
  */
 export function createStdTools(options: StdToolsOptions = {}): DefinedTool[] {
   const settings = settingsOf(options);
-  let policy: NetPolicy;
-  try {
-    policy = new NetPolicy(settings.allowNet);
-  } catch (error) {
-    throw new TypeError(`createStdTools: ${(error as Error).message}`);
-  }
+  const policy = new NetPolicy(settings.allowNet);
   return [...fileTools(settings), httpTool(settings, policy), websocketTool(settings, policy), ...dataTools()];
 }
 

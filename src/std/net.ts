@@ -4,7 +4,7 @@
 // punycode, IPv4 in dotted form, IPv6 in brackets), ports as the URL's effective port (the scheme's
 // default when it names none). A name is allowed as a name: what it resolves to is the resolver's
 // business, as with Deno's --allow-net.
-import { StdToolError } from './common.js';
+import { StdOptionError, StdToolError } from './common.js';
 
 interface AllowedHost {
   hostname: string;
@@ -14,7 +14,7 @@ interface AllowedHost {
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443, 'ws:': 80, 'wss:': 443 };
 
-/** One `--allow-net` entry, normalised; a TypeError (naming the entry) when it is not a host. */
+/** One `--allow-net` entry, normalised; a StdOptionError (naming the entry) when it is not a host. */
 function parseEntry(entry: string): AllowedHost {
   const text = entry.trim();
   let host = text;
@@ -28,7 +28,7 @@ function parseEntry(entry: string): AllowedHost {
   } else if (text.includes(':')) {
     host = `[${text}]`; // a bare IPv6 address, without a port
   }
-  const invalid = () => new TypeError(`allowNet: "${entry}" is not a host or host:port (e.g. "127.0.0.1:8080", "api.example.com", "[::1]:8080")`);
+  const invalid = () => new StdOptionError('allowNet', `"${entry}" is not a host or host:port (e.g. "127.0.0.1:8080", "api.example.com", "[::1]:8080")`);
   if (host === '' || /[/?#@\s\\]/.test(host) || (port !== undefined && !/^\d{1,5}$/.test(port))) throw invalid();
   let hostname: string;
   try {

@@ -21,34 +21,20 @@ import type { JsonSchema, JsonSchemaObject, NuwaType } from './types.js';
 type FormatsPlugin = (ajv: AjvInstance) => AjvInstance;
 const addFormats = ((ajvFormats.default as unknown as { default?: FormatsPlugin }).default ?? ajvFormats.default) as unknown as FormatsPlugin;
 
-function makeAjv(useDefaults: boolean, regExp?: RegExpEngine): AjvInstance {
+function makeAjv(useDefaults: boolean): AjvInstance {
   // strict: false because tool schemas come from everywhere (MCP servers, other SDKs) and carry
   // keywords Ajv does not know; those are annotations, not reasons to refuse a tool.
   // logger: false, because a library has no business writing to the host's console (Ajv prints the
   // code of a schema it fails to compile; the failure is reported as a TypeError below).
-  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults, coerceTypes: false, logger: false, ...(regExp && { code: { regExp } }) });
+  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults, coerceTypes: false, logger: false });
   addFormats(ajv);
   return ajv;
 }
 
-/**
- * What an Ajv compiles: a tool's argument validator (filling defaults in), a tool's result check,
- * or a check of data against a schema that came with the data (the standard tool data.validate),
- * whose `pattern`s go to the regular-expression engine its caller chose.
- */
-type Purpose = 'arguments' | 'results' | 'data';
-
-/** A regular-expression engine for Ajv's `code.regExp` option: `code` names it in generated code. */
-export interface RegExpEngine {
-  (pattern: string, flags: string): { test(text: string): boolean };
-  code: string;
-}
-
+type Purpose = 'arguments' | 'results';
 const instances: Partial<Record<Purpose, AjvInstance>> = {};
-let dataRegExp: RegExpEngine | undefined;
-/** The Ajv for a purpose, made when first needed. */
-const ajvFor = (purpose: Purpose): AjvInstance => (instances[purpose] ??= makeAjv(purpose === 'arguments', purpose === 'data' ? dataRegExp : undefined));
-const CACHE_PREFIX: Record<Purpose, string> = { arguments: 'a', results: 'r', data: 'd' };
+/** The Ajv that compiles argument validators (filling defaults in), or result checks; made when first needed. */
+const ajvFor = (purpose: Purpose): AjvInstance => (instances[purpose] ??= makeAjv(purpose === 'arguments'));
 
 export interface ArgumentProblem {
   /** Where in the arguments: `qty`, `items[2].price`, or '' for the whole call. */
@@ -75,7 +61,7 @@ const validators = new Map<string, ValidateFunction>();
 /** Compiles `schema`; `subject` names it in errors (`tool "x": its parameters schema`). */
 function compile(purpose: Purpose, subject: string, schema: JsonSchema): ValidateFunction {
   const cleaned = typeof schema === 'object' ? withoutMetaKeywords(schema as JsonSchemaObject) : schema;
-  const key = `${CACHE_PREFIX[purpose]}${JSON.stringify(cleaned)}`;
+  const key = `${purpose === 'arguments' ? 'a' : 'r'}${JSON.stringify(cleaned)}`;
   const cached = validators.get(key);
   if (cached) return cached;
   const ajv = ajvFor(purpose);
@@ -421,14 +407,11 @@ export interface SchemaIssue {
 export type SchemaCheck = (value: JsonValue) => SchemaIssue[];
 
 /**
- * Compiles a schema given at run time (the standard tool data.validate) with the Ajv set up as for
- * results (no defaults, no coercion), its `pattern`s compiled by `regExp` (a linear-time engine: the
- * schema may come from a script). The first engine given is the one the data Ajv keeps. An invalid
- * schema throws a TypeError that says why.
+ * Compiles a schema given at run time (the standard tool data.validate) with the Ajv that checks
+ * results (no defaults, no coercion). An invalid schema throws a TypeError that says why.
  */
-export function compileSchemaCheck(schema: JsonSchema, regExp: RegExpEngine): SchemaCheck {
-  dataRegExp ??= regExp;
-  const validate = compile('data', 'the schema', schema);
+export function compileSchemaCheck(schema: JsonSchema): SchemaCheck {
+  const validate = compile('results', 'the schema', schema);
   return (value) => {
     if (validate(value)) return [];
     return (validate.errors ?? []).map((error) => {
