@@ -122,7 +122,7 @@ export function dataTools(): DefinedTool[] {
         properties: {
           text: { type: 'string', description: 'CSV text' },
           header: { type: 'boolean', default: true, description: 'whether the first line names the columns' },
-          delimiter: { type: 'string', default: ',', description: 'the field separator, e.g. ";" or "\\t"' },
+          delimiter: { type: 'string', default: ',', description: 'the field separator: one character, such as ; or a tab' },
         },
         required: ['text'],
         additionalProperties: false,
@@ -142,7 +142,7 @@ export function dataTools(): DefinedTool[] {
         type: 'object',
         properties: {
           data: { description: 'the value to check' },
-          schema: { type: ['object', 'boolean'], description: 'a JSON Schema, e.g. { type: "object", required: ["name"] }' },
+          schema: { type: ['object', 'boolean'], description: 'a JSON Schema, as an object' },
         },
         required: ['schema'],
         additionalProperties: false,

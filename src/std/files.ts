@@ -155,7 +155,7 @@ async function listFolder(settings: StdSettings, args: JsonObject) {
   }
 }
 
-const PATH = { type: 'string', description: 'a path relative to the root folder, e.g. "data/prices.csv"' };
+const PATH = { type: 'string', description: 'a path relative to the root folder, e.g. data/prices.csv' };
 
 export function fileTools(settings: StdSettings): DefinedTool[] {
   return [
@@ -209,7 +209,7 @@ export function fileTools(settings: StdSettings): DefinedTool[] {
       category: 'file',
       confirm: 'read',
       keywords: ['folder', 'directory', 'list', 'files', 'ls', 'entries'],
-      input: { type: 'object', properties: { path: { ...PATH, default: '.', description: 'a folder relative to the root folder; "." is the root itself' } }, additionalProperties: false },
+      input: { type: 'object', properties: { path: { ...PATH, default: '.', description: 'a folder relative to the root folder (default: the root itself)' } }, additionalProperties: false },
       output: {
         type: 'array',
         items: {

@@ -168,7 +168,7 @@ export function httpTool(settings: StdSettings, policy: NetPolicy): DefinedTool 
       type: 'object',
       properties: {
         method: { type: 'string', enum: METHODS, default: 'GET', description: 'the HTTP method, in capitals' },
-        url: { type: 'string', description: 'the whole URL, e.g. "http://127.0.0.1:8080/items"' },
+        url: { type: 'string', description: 'the whole URL, e.g. http://127.0.0.1:8080/items' },
         headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'request headers, name → value' },
         body: { description: 'the request body: a string as it is, any other value sent as JSON' },
       },

@@ -88,7 +88,7 @@ export function websocketTool(settings: StdSettings, policy: NetPolicy): Defined
     input: {
       type: 'object',
       properties: {
-        url: { type: 'string', description: 'the whole URL, e.g. "ws://127.0.0.1:8080/feed"' },
+        url: { type: 'string', description: 'the whole URL, e.g. ws://127.0.0.1:8080/feed' },
         messages: { type: 'array', default: [], description: 'what to send once connected, in order' },
         count: { type: 'integer', minimum: 0, default: 1, description: 'how many replies to wait for' },
         timeoutMs: { type: 'number', exclusiveMinimum: 0, maximum: 600_000, default: 5000, description: 'how long to wait in all, in ms' },
