@@ -55,15 +55,14 @@ async function readFile(settings: StdSettings, args: JsonObject) {
   let bytes: Buffer;
   try {
     // Looked at before opening: opening a named pipe would wait for a writer for good.
-    const kind = await stat(file);
-    if (kind.isDirectory()) throw new StdToolError(`"${relative}" is a folder: list it with fs.list`, 'IS_A_FOLDER');
-    if (!kind.isFile()) throw new StdToolError(`"${relative}" is not a regular file`, 'NOT_A_FILE');
+    const info = await stat(file);
+    if (info.isDirectory()) throw new StdToolError(`"${relative}" is a folder: list it with fs.list`, 'IS_A_FOLDER');
+    if (!info.isFile()) throw new StdToolError(`"${relative}" is not a regular file`, 'NOT_A_FILE');
+    if (info.size > settings.maxBodyBytes) throw overCap(`"${relative}" (${info.size} bytes)`, settings.maxBodyBytes);
     const handle = await open(file, 'r');
     try {
-      const info = await handle.stat();
-      if (info.size > settings.maxBodyBytes) throw overCap(`"${relative}" (${info.size} bytes)`, settings.maxBodyBytes);
-      // Read in chunks up to EOF, not `size` bytes: a file that grew past the cap since stat is
-      // refused, never cut short.
+      // Read in chunks up to the end, not `size` bytes: a file that grew past the cap since stat
+      // is refused, never cut short.
       const chunks: Buffer[] = [];
       let length = 0;
       for (;;) {
