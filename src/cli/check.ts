@@ -17,7 +17,7 @@ Options:
   --tools-dir <dir>         load executable tools from a directory (repeatable)
   --mcp "<command> [args]"  load the tools of an MCP server started with that command (repeatable)
   --std                     load the standard tools: files, HTTP, WebSocket, JSON, CSV, JSON Schema
-  --root <dir>              the folder the standard file tools work in (default: the working directory)
+  --root <dir>              the folder the standard file tools work in (default: the current one)
   --allow-net <hosts>       hosts (host or host:port) the standard network tools may reach,
                             comma-separated (repeatable)
   --var name=<json>         an initial script variable (repeatable): it counts as set
