@@ -10,12 +10,13 @@ import type { JsonObject, JsonValue } from '../values/json.js';
 import { copyJson, fromJson, NuwaList, NuwaObject, toJson, type Value } from '../values/values.js';
 import { describeThrown, thenOf } from '../util/foreign.js';
 import { CallContext, executionIdOf } from './context.js';
+import { confirmOf, type RegisteredTool } from './build.js';
 import { asToolFailure } from './envelope.js';
 import { invalidArgumentsMessage, unknownToolMessage } from './hints.js';
-import type { RegisteredTool } from './build.js';
 import type { CallHost, CallSite } from './call-host.js';
 import { safeToRepeat, type PendingCall, type RecordedCall } from './journal.js';
 import { Pending, type Continuation } from '../util/pending.js';
+import type { ConfirmLevel } from './types.js';
 
 function positioned(error: NuwaError, site: CallSite): NuwaError {
   return error.at(site.line === undefined ? undefined : { line: site.line, column: site.column ?? 1 }, site.fileName);
@@ -84,11 +85,12 @@ export function callTool(
     throw positioned(error, site);
   }
 
+  const confirm = tool.confirmFor === undefined ? tool.confirm : confirmOf(tool, args);
   // A call that a process died in the middle of, and that may not be repeated blindly, waits for a
   // person to say whether it happened (DURABLE.md §3), whatever the approval policy.
-  const uncertain = journal !== undefined && !safeToRepeat(tool) && journal.unfinished(callIdOf(site));
-  if (uncertain || host.needsApproval.has(tool.confirm)) {
-    return requireApproval(host, tool, args, site, uncertain).then((approvedBy) => runTool(host, tool, name, args, site, form, approvedBy, andThen));
+  const uncertain = journal !== undefined && !safeToRepeat({ confirm, idempotent: tool.idempotent }) && journal.unfinished(callIdOf(site));
+  if (uncertain || host.needsApproval.has(confirm)) {
+    return requireApproval(host, tool, confirm, args, site, uncertain).then((approvedBy) => runTool(host, tool, name, args, site, form, approvedBy, andThen));
   }
   return runTool(host, tool, name, args, site, form, undefined, andThen);
 }
@@ -384,21 +386,21 @@ function failedEvent(host: CallHost, tool: RegisteredTool, toolName: string, sit
  * `onApproval: 'pause'`, when there is none); `uncertain`: a call a dead process had started, which
  * only a decision lets go ahead again.
  */
-async function requireApproval(host: CallHost, tool: RegisteredTool, args: JsonObject, site: CallSite, uncertain: boolean): Promise<ApprovedBy> {
+async function requireApproval(host: CallHost, tool: RegisteredTool, confirm: ConfirmLevel, args: JsonObject, site: CallSite, uncertain: boolean): Promise<ApprovedBy> {
   const journal = host.journal;
   const decision = journal?.decision(callIdOf(site));
   if (decision !== undefined) {
     if (decision === true) return 'decision';
-    deny(host, tool, args, site, uncertain ? 'it was not repeated: the run was recovered after a crash during it, and the host decided not to call it again' : 'the host denied it when the run was resumed');
+    deny(host, tool, confirm, args, site, uncertain ? 'it was not repeated: the run was recovered after a crash during it, and the host decided not to call it again' : 'the host denied it when the run was resumed');
   }
-  if (uncertain) throw pause(host, tool, args, site, true);
+  if (uncertain) throw pause(host, tool, confirm, args, site, true);
   if (host.coveredByPlan?.(tool, site)) return 'plan';
   let answer: unknown = host.pauseForApproval === true && host.approve === undefined ? 'pause' : false;
   let why = 'no approval hook is configured';
   if (host.approve) {
     try {
       // Waited on like a tool: cancellation or the run's timeout end a hook that never answers.
-      const request = { toolName: tool.name, confirm: tool.confirm, category: tool.category, args: copyJson(args) as JsonObject, callId: callIdOf(site) };
+      const request = { toolName: tool.name, confirm, category: tool.category, args: copyJson(args) as JsonObject, callId: callIdOf(site) };
       answer = host.approve(request);
       const then = thenOf(answer);
       if (then !== undefined) {
@@ -420,29 +422,29 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, args: JsonO
   if (stop) throw positioned(stop, site);
   if (answer === true) return 'hook';
   if (answer === 'pause') {
-    if (journal !== undefined) throw pause(host, tool, args, site, false);
+    if (journal !== undefined) throw pause(host, tool, confirm, args, site, false);
     why = "the approval hook answered 'pause', and only a durable run (interpreter.start) can pause";
   }
-  deny(host, tool, args, site, why);
+  deny(host, tool, confirm, args, site, why);
 }
 
 /** Denies the call: announced, recorded (a replay must deny it again without asking), and thrown. */
-function deny(host: CallHost, tool: RegisteredTool, args: JsonObject, site: CallSite, why: string): never {
-  const error = new NuwaError('ToolDeniedError', `the call to \`${tool.name}\` (a ${tool.confirm} action) was denied: ${why}`, { toolName: tool.name });
+function deny(host: CallHost, tool: RegisteredTool, confirm: ConfirmLevel, args: JsonObject, site: CallSite, why: string): never {
+  const error = new NuwaError('ToolDeniedError', `the call to \`${tool.name}\` (a ${confirm} action) was denied: ${why}`, { toolName: tool.name });
   host.journal?.denied(callIdOf(site), tool.name, copyJson(args) as JsonObject, { error: { kind: error.kind, message: error.message } });
   const callNumber = host.nextCallNumber();
-  if (host.emit !== undefined) host.emit({ ...eventBase(host, callNumber, site, tool.name, tool), type: 'tool:denied', confirm: tool.confirm, payload: copyJson(args) as JsonObject });
+  if (host.emit !== undefined) host.emit({ ...eventBase(host, callNumber, site, tool.name, tool), type: 'tool:denied', confirm, payload: copyJson(args) as JsonObject });
   throw positioned(error, site);
 }
 
 /** The durable run stops at this call until a host decides (DURABLE.md §2). */
-function pause(host: CallHost, tool: RegisteredTool, args: JsonObject, site: CallSite, uncertain: boolean): NuwaError {
+function pause(host: CallHost, tool: RegisteredTool, confirm: ConfirmLevel, args: JsonObject, site: CallSite, uncertain: boolean): NuwaError {
   const at = positionOf(site) ?? { line: 0, column: 0 };
   const pending: PendingCall = {
     callId: callIdOf(site),
     kind: 'approval',
     toolName: tool.name,
-    confirm: tool.confirm,
+    confirm,
     category: tool.category,
     args: copyJson(args) as JsonObject,
     line: at.line,

@@ -69,6 +69,14 @@ export interface ToolDefinition extends Omit<ToolSchema, 'parameters' | 'returns
   category?: ToolCategory;
   /** Risk level; `write` and `destructive` need the host's approval by default. */
   confirm?: ConfirmLevel;
+  /**
+   * The risk level of one call, when it depends on the call's arguments (`http.request`: read for
+   * GET, write otherwise). It gets a copy of the checked arguments, defaults filled in. `confirm`
+   * stays the level that listings show and that plans use for calls whose arguments are computed at
+   * run time: make it the highest level this can answer. An answer that is not a level, or a throw,
+   * counts as `confirm`.
+   */
+  confirmFor?: (args: JsonObject) => ConfirmLevel;
   /** Extra words for search. */
   keywords?: string[];
   /** Per-call time limit; exceeding it raises LimitExceededError and aborts the tool's signal. */

@@ -308,7 +308,7 @@ describe('nuwa run: hostile input ends in a NuwaError', () => {
 describe('nuwa: usage errors exit 2', () => {
   it.each([
     ['an unknown option', ['run', '-', '--frobnicate'], /^nuwa: unknown option `--frobnicate`\n/],
-    ['a misspelt option', ['run', '-', '--tool', 'x.mjs'], /unknown option `--tool`: did you mean `--tools` or `--tools-dir`\?/],
+    ['a misspelt option', ['run', '-', '--tool', 'x.mjs'], /unknown option `--tool`: did you mean `--tools`, `--root` or `--tools-dir`\?/],
     ["another command's option", ['check', '-', '--chek'], /unknown option `--chek`(?!: did you mean `--check`)/],
     ['a missing script file', ['run', 'no/such/file.nuwa'], /cannot read no\/such\/file\.nuwa: no such file/],
     ['no script at all', ['run'], /needs a script file/],
