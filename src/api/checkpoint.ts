@@ -36,6 +36,11 @@ export interface Checkpoint {
   plan?: ApprovedPlan;
   /** The calls the run waits at (empty unless paused). */
   pending: PendingCall[];
+  /**
+   * The session state when the run stopped: tools that run after a resume see what the tools before
+   * the pause left there (resume sets these keys in the resuming interpreter's session).
+   */
+  state?: Record<string, JsonValue>;
   /** HMAC-SHA256 of the rest (hex), with the interpreter's checkpointKey. */
   signature?: string;
 }
@@ -92,6 +97,7 @@ export function readCheckpoint(input: unknown, key: string | Uint8Array | undefi
   if (typeof c.printed !== 'number' || !(c.printed >= 0)) fail('printed must be a number');
   if (!isStats(c.stats)) fail('stats must be { steps, toolCalls, durationMs }');
   if (!Array.isArray(c.pending) || !c.pending.every(isPending)) fail('pending must list the calls the run waits at');
+  if (c.state !== undefined && !isObject(c.state)) fail('state must be an object');
   const text = typeof c.source === 'string' ? c.source : source;
   if (text === undefined) throw replayError('the checkpoint holds no source (it was started with includeSource: false): pass the script as the `source` option');
   if (sourceHashOf(text) !== c.sourceHash) {

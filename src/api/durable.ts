@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { isNuwaError, NuwaError } from '../errors.js';
 import type { NuwaEvent, RunStats } from '../events.js';
-import type { JsonValue } from '../values/json.js';
+import type { JsonObject, JsonValue } from '../values/json.js';
 import { copyJson } from '../values/values.js';
 import { describeThrown } from '../util/foreign.js';
 import type { Decision, PendingCall } from '../tools/journal.js';
@@ -28,11 +28,13 @@ export interface DurableRunSettings {
 export type ScriptEnd =
   | { ok: true; result: RunResult; output: string[] }
   | { ok: false; paused?: undefined; error: NuwaError; stats: RunStats; output: string[] }
-  | { ok: false; paused: true; stats: RunStats; output: string[] };
+  | { ok: false; paused: true; stats: RunStats; output: string[]; state: Record<string, JsonValue> };
 
 /** What the durable runs need of the Interpreter. */
 export interface DurableHost {
   runScript(source: string, options: RunOptions, durable: DurableRunSettings): Promise<ScriptEnd>;
+  /** Sets a paused run's session state in the session the resumed run uses. */
+  restoreState(state: Record<string, JsonValue>): void;
   readonly checkpointKey: string | Uint8Array | undefined;
   readonly emit: ((event: NuwaEvent) => void) | undefined;
 }
@@ -49,7 +51,7 @@ interface RunBasis {
 
 export async function startRun(host: DurableHost, source: unknown, options: StartOptions = {}): Promise<RunOutcome> {
   if (typeof source !== 'string') throw typeError('start(source): the source must be script text (a durable run is bound to its text by a hash)');
-  const opts = readOptions(options, 'start', ['variables', 'signal', 'fileName', 'approvedPlan', 'runId', 'store', 'includeSource']);
+  const opts = readOptions(options, 'start', ['variables', 'signal', 'fileName', 'approvedPlan', 'runId', 'store', 'includeSource', 'meta']);
   const runId = opts.runId ?? randomUUID();
   checkRunId(runId);
   checkStore(opts.store, 'start');
@@ -71,6 +73,7 @@ export async function startRun(host: DurableHost, source: unknown, options: Star
     ...(basis.fileName !== undefined && { fileName: basis.fileName }),
     variables: basis.variables,
     ...(basis.plan !== undefined && { plan: basis.plan }),
+    ...(opts.meta !== undefined && { meta: readMeta(opts.meta) }),
   };
   const writer = opts.store === undefined ? undefined : await opts.store.create(header);
   return drive(host, basis, new RunJournal({ writer }), 0, opts.signal, writer);
@@ -82,6 +85,7 @@ export async function resumeRun(host: DurableHost, input: unknown, options: Resu
   const checkpoint = readCheckpoint(input, host.checkpointKey, opts.source);
   if (checkpoint.status !== 'paused') throw new NuwaError('ReplayError', `run ${checkpoint.runId} has ${checkpoint.status}: there is nothing to resume`);
   const decisions = readDecisions(opts.decisions, checkpoint.pending);
+  if (checkpoint.state !== undefined) host.restoreState(checkpoint.state);
   const writer = opts.store === undefined ? undefined : await opts.store.open(checkpoint.runId);
   const journal = new RunJournal({ log: checkpoint.log, now: checkpoint.now, printedBefore: checkpoint.printed, decisions, writer });
   try {
@@ -141,8 +145,8 @@ async function drive(host: DurableHost, basis: RunBasis, journal: RunJournal, el
       return { status: 'completed', runId: basis.runId, result, checkpoint };
     }
     if (ended.paused) {
-      const checkpoint = checkpointOf(host, basis, journal, 'paused', printed, ended.stats);
-      await journal.end({ type: 'paused', at, pending: checkpoint.pending, printed, stats: ended.stats });
+      const checkpoint = checkpointOf(host, basis, journal, 'paused', printed, ended.stats, ended.state);
+      await journal.end({ type: 'paused', at, pending: checkpoint.pending, printed, stats: ended.stats, state: ended.state });
       return { status: 'paused', runId: basis.runId, pending: checkpoint.pending, checkpoint };
     }
     const { error } = ended;
@@ -154,7 +158,7 @@ async function drive(host: DurableHost, basis: RunBasis, journal: RunJournal, el
   }
 }
 
-function checkpointOf(host: DurableHost, basis: RunBasis, journal: RunJournal, status: CheckpointStatus, printed: number, stats: RunStats): Checkpoint {
+function checkpointOf(host: DurableHost, basis: RunBasis, journal: RunJournal, status: CheckpointStatus, printed: number, stats: RunStats, state?: Record<string, JsonValue>): Checkpoint {
   const checkpoint: Checkpoint = {
     version: CHECKPOINT_VERSION,
     runId: basis.runId,
@@ -169,6 +173,7 @@ function checkpointOf(host: DurableHost, basis: RunBasis, journal: RunJournal, s
     stats,
     ...(basis.plan !== undefined && { plan: basis.plan }),
     pending: status === 'paused' ? journal.pending : [],
+    ...(state !== undefined && { state }),
   };
   // A plain JSON value the host owns: nothing of it is shared with the run's own state.
   return sign(copyJson(checkpoint, UNBOUNDED) as unknown as Checkpoint, host.checkpointKey);
@@ -226,6 +231,16 @@ function checkStore(store: unknown, method: string): asserts store is RunStore |
   if (candidate === null || typeof candidate !== 'object' || typeof candidate.create !== 'function' || typeof candidate.open !== 'function' || typeof candidate.load !== 'function') {
     throw typeError(`${method}: store must be a run store (MemoryRunStore, FileRunStore, PostgresRunStore)`);
   }
+}
+
+function readMeta(meta: unknown): JsonObject {
+  try {
+    const copy = copyJson(meta);
+    if (copy !== null && typeof copy === 'object' && !Array.isArray(copy)) return copy;
+  } catch {
+    // reported below
+  }
+  throw typeError('start: meta must be an object of JSON values');
 }
 
 function initialVariables(variables: unknown): Record<string, JsonValue> {

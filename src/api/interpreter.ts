@@ -119,7 +119,7 @@ export class Interpreter {
 
   private paused(run: Run, durable: DurableRunSettings, stats: RunStats): ScriptEnd {
     run.emit?.({ type: 'run:paused', executionId: run.runId, timestamp: Date.now(), runId: durable.runId, pending: [...durable.journal.pending] });
-    return { ok: false, paused: true, stats, output: run.output };
+    return { ok: false, paused: true, stats, output: run.output, state: run.session.toJSON() };
   }
 
   /**
@@ -149,6 +149,9 @@ export class Interpreter {
     const listener = this.options.onEvent;
     return {
       runScript: (source, options, durable) => this.runScript(source, options, durable),
+      restoreState: (state) => {
+        for (const [key, value] of Object.entries(state)) this.session.setState(key, value);
+      },
       checkpointKey: this.options.checkpointKey,
       emit: listener === undefined ? undefined : (event) => callHook(listener, [event], (error) => this.logger.warn(`an onEvent listener threw on ${event.type}: ${describeThrown(error)}`)),
     };

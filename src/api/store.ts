@@ -24,6 +24,8 @@ export interface RunHeader {
   fileName?: string;
   variables: Record<string, JsonValue>;
   plan?: ApprovedPlan;
+  /** What the host keeps with the run (the command line keeps the options that load its tools). */
+  meta?: JsonObject;
 }
 
 /** What a finished run gives back. */
@@ -37,7 +39,9 @@ export type RunEntry =
   | { type: 'started'; callId: string; toolName: string; args: JsonObject; at: number }
   | ({ type: 'finished'; printed: number } & RecordedCall)
   | { type: 'now'; value: number }
-  | { type: 'paused'; at: number; pending: PendingCall[]; printed: number; stats: RunStats }
+  | { type: 'paused'; at: number; pending: PendingCall[]; printed: number; stats: RunStats; state?: Record<string, JsonValue> }
+  // Decisions recorded for a paused run, to be applied when it is next resumed.
+  | { type: 'decided'; at: number; decisions: Record<string, Decision> }
   | { type: 'resumed'; at: number; decisions: Record<string, Decision> }
   | { type: 'completed'; at: number; result: StoredResult; printed: number; stats: RunStats }
   | { type: 'failed'; at: number; error: EventError; printed: number; stats: RunStats };
@@ -59,6 +63,10 @@ export interface StoredRun {
   checkpoint: Checkpoint;
   /** Calls started after the last pause and never finished: the process died during them. */
   unfinished: UnfinishedCall[];
+  /** Decisions recorded for the paused run since it paused (`decided` entries), not yet applied. */
+  decisions: Record<string, Decision>;
+  /** What the host keeps with the run. */
+  meta?: JsonObject;
   result?: StoredResult;
   error?: EventError;
 }
@@ -120,6 +128,8 @@ export function foldRun(entries: readonly RunEntry[]): StoredRun | undefined {
   let printed = 0;
   let stats: RunStats = { steps: 0, toolCalls: 0, durationMs: 0 };
   let pending: PendingCall[] = [];
+  let state: Record<string, JsonValue> | undefined;
+  let decisions: Record<string, Decision> = {};
   let result: StoredResult | undefined;
   let error: EventError | undefined;
   for (const entry of entries) {
@@ -143,13 +153,19 @@ export function foldRun(entries: readonly RunEntry[]): StoredRun | undefined {
         // Calls still open here were interrupted by the pause (a tool that asked): they run again on
         // resume, and are not calls a crash left unfinished.
         started.clear();
-        ({ pending, printed, stats } = entry);
+        ({ pending, printed, stats, state } = entry);
+        decisions = {};
         status = 'paused';
+        updatedAt = entry.at;
+        break;
+      case 'decided':
+        decisions = { ...decisions, ...entry.decisions };
         updatedAt = entry.at;
         break;
       case 'resumed':
         status = 'running';
         pending = [];
+        decisions = {};
         updatedAt = entry.at;
         break;
       case 'completed':
@@ -177,6 +193,7 @@ export function foldRun(entries: readonly RunEntry[]): StoredRun | undefined {
     stats,
     ...(header.plan !== undefined && { plan: header.plan }),
     pending,
+    ...(state !== undefined && status === 'paused' && { state }),
   };
   return {
     runId: header.runId,
@@ -185,6 +202,8 @@ export function foldRun(entries: readonly RunEntry[]): StoredRun | undefined {
     updatedAt,
     checkpoint,
     unfinished: status === 'running' ? [...started.values()] : [],
+    decisions,
+    ...(header.meta !== undefined && { meta: header.meta }),
     ...(result !== undefined && { result }),
     ...(error !== undefined && { error }),
   };

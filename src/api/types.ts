@@ -2,7 +2,7 @@
 // result, and the outcome of a durable run (DURABLE.md §2).
 import type { NuwaError } from '../errors.js';
 import type { EventListener, RunStats } from '../events.js';
-import type { JsonValue } from '../values/json.js';
+import type { JsonObject, JsonValue } from '../values/json.js';
 import type { Session } from '../tools/session.js';
 import type { ApprovalHook, ConfirmLevel, Logger } from '../tools/types.js';
 import type { Limits } from '../tools/limits.js';
@@ -72,6 +72,8 @@ export interface StartOptions extends RunOptions {
   store?: RunStore;
   /** Put the source in the checkpoint (default true); without it, resume needs it again. */
   includeSource?: boolean;
+  /** What the host keeps with the run in its store (JSON); `store.load(runId).meta` gives it back. */
+  meta?: JsonObject;
 }
 
 export interface ResumeOptions {
