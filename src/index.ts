@@ -1,7 +1,7 @@
 // The public API of Nuwa (API.md), and nothing else.
 export { Interpreter } from './runtime/interpreter.js';
 export type { InterpreterOptions, RunOptions, RunResult, ScriptScope } from './runtime/interpreter.js';
-export { ToolRegistry, createToolRegistry } from './tools/registry.js';
+export { ToolRegistry } from './tools/registry.js';
 export type { ExecutableOptions, ExecutablesLoaded, LoadFailure } from './providers/executables.js';
 export type { McpConnectOptions, McpConnection } from './providers/mcp-client.js';
 export type { RegisteredTool, FunctionSchema, ToolRegistryOptions, RegistryEvent, RegistryEventType, RegistryListener } from './tools/registry.js';
@@ -31,3 +31,12 @@ export type { NuwaEvent, EventType, EventListener, RunStats } from './events.js'
 export type { JsonValue, JsonObject } from './values/json.js';
 export type * from './tools/types.js';
 export type * as AST from './syntax/ast.js';
+// The other tool systems' APIs, as their users know them (TOOLS.md §11; docs/tool-systems.md).
+export { createToolRegistry, PlaitedToolRegistry, createCoreTools, createToolDiscovery } from './views/plaited/index.js';
+export type { PlaitedResult } from './views/plaited/index.js';
+export type * as Plaited from './views/plaited/types.js';
+export { asSdkworkRegistry } from './views/sdkwork.js';
+export type * as Sdkwork from './views/sdkwork.js';
+export type { SdkworkRegistry } from './views/sdkwork.js';
+export { discoverTools, createToolExecutor } from './views/rs-sdk.js';
+export type * as RsSdk from './views/rs-sdk.js';

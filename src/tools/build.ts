@@ -10,7 +10,7 @@ import type { ConfirmLevel, JsonSchema, JsonSchemaObject, ToolCategory, ToolForm
 
 export const CATEGORIES: readonly ToolCategory[] = ['file', 'network', 'system', 'data', 'llm', 'custom'];
 export const CONFIRM_LEVELS: readonly ConfirmLevel[] = ['none', 'read', 'write', 'destructive'];
-export const SOURCES: readonly ToolSource[] = ['local', 'module', 'executable', 'mcp'];
+export const SOURCES: readonly ToolSource[] = ['local', 'module', 'executable', 'mcp', 'a2a'];
 const RESERVED = new Set<string>([...KEYWORDS, 'true', 'false', 'null']);
 const NAME_SEGMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -37,6 +37,8 @@ export interface RegisteredTool {
   readonly title: string | undefined;
   /** A `defineTool` tool's metadata, as given. */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** A `defineTool` tool's version (`1.2.0`), as given. */
+  readonly version: string | undefined;
   readonly execute: ToolFunction;
   readonly validateArguments: ArgumentValidator;
   readonly checkResult: ResultCheck;
@@ -75,6 +77,7 @@ export function buildTool(spec: ToolSpec): RegisteredTool {
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0))) throw new TypeError(`tool "${name}": timeoutMs must be a positive number`);
   const source = spec.source ?? 'local';
   if (!SOURCES.includes(source)) throw new TypeError(`tool "${name}": source must be one of ${SOURCES.join(', ')}`);
+  if (spec.version !== undefined && typeof spec.version !== 'string') throw new TypeError(`tool "${name}": version must be a string`);
   const keywords = spec.keywords ?? [];
   if (!Array.isArray(keywords) || keywords.some((k) => typeof k !== 'string')) throw new TypeError(`tool "${name}": keywords must be a list of strings`);
 
@@ -105,6 +108,7 @@ export function buildTool(spec: ToolSpec): RegisteredTool {
     id: spec.id,
     title: spec.title,
     meta: spec.meta,
+    version: spec.version,
     execute: spec.execute,
     validateArguments: compileArgumentValidator(name, parametersSchema),
     checkResult: compileResultCheck(name, returns, returnsSchema),

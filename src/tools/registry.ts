@@ -49,7 +49,8 @@ export class ToolRegistry {
   /** A `defineTool` tool's id → the name it is registered under. */
   private readonly ids = new Map<string, string>();
   private readonly listeners = new Map<RegistryEventType, Set<RegistryListener>>();
-  private readonly executeDefaults: ExecuteDefaults;
+  /** The options it was made with, less the embedder: the policy and services of `execute` (and of the views over it). */
+  readonly executeDefaults: ExecuteDefaults;
   private readonly embedder: Embedder | undefined;
   private index: ToolIndex | undefined;
   /** While a provider hands the registry to foreign code (registerFrom): the source of what it registers. */
@@ -137,6 +138,11 @@ export class ToolRegistry {
     return true;
   }
 
+  /** Unregisters every tool, each with its `tool:unregistered` event. State and sessions are kept. */
+  clear(): void {
+    for (const tool of this.list()) this.unregister(tool.name);
+  }
+
   /** The tool CALL names `name` (exact, case-sensitive). */
   lookup(name: string): RegisteredTool | undefined {
     return this.tools.get(name);
@@ -208,8 +214,19 @@ export class ToolRegistry {
    * keywords over description), fused with the embedder's ranking when the registry has one.
    */
   search(intent: string, options: SearchOptions = {}): Promise<SearchResult[]> {
-    this.index ??= new ToolIndex(() => this.list(), this.embedder);
-    return this.index.search(intent, options);
+    return this.searchIndex().search(intent, options);
+  }
+
+  /**
+   * The keyword half of `search`, synchronously (the embedder is not asked): every matching tool
+   * unless `options.limit` says otherwise, best first.
+   */
+  searchKeywords(intent: string, options: SearchOptions = {}): SearchResult[] {
+    return this.searchIndex().searchKeywords(intent, options);
+  }
+
+  private searchIndex(): ToolIndex {
+    return (this.index ??= new ToolIndex(() => this.list(), this.embedder));
   }
 
   /** Listens for tools being registered or unregistered; returns a function that stops listening. */
@@ -290,10 +307,6 @@ export class ToolRegistry {
   formatStateForPrompt(): string {
     return this.defaultSession.formatStateForPrompt();
   }
-}
-
-export function createToolRegistry(options?: ToolRegistryOptions): ToolRegistry {
-  return new ToolRegistry(options);
 }
 
 function toSpec(first: unknown, second?: unknown, third?: unknown): ToolSpec {
