@@ -16,7 +16,8 @@ import type { ExecuteOptions, FunctionCall as NuwaFunctionCall } from '../../too
 import { ToolRegistry, type ToolRegistryOptions } from '../../tools/registry.js';
 import type { JsonValue } from '../../values/json.js';
 import { ownFailure } from '../failure.js';
-import type { FunctionCall } from './types.js';
+import { exportedName } from '../../tools/names.js';
+import type { FunctionCall, ToolSchema } from './types.js';
 
 /** What the Plaited registry's execute resolves to: `{ success, data? }` or `{ success: false, error }`. */
 export interface PlaitedResult {
@@ -27,6 +28,19 @@ export interface PlaitedResult {
 
 /** The registry of Plaited's API, and a full Nuwa ToolRegistry (made by `createToolRegistry()`). */
 export class PlaitedToolRegistry extends ToolRegistry {
+  /**
+   * Every tool's function-calling schema, its parameters as they were registered (Nuwa's own
+   * `schemas` shows them as checked, closed to unknown arguments). Copies: a host may change them.
+   */
+  override get schemas(): ToolSchema[] {
+    return this.list().map((tool) => {
+      const given = Array.isArray(tool.parameters) ? tool.parametersSchema : tool.parameters;
+      const parameters = structuredClone(given) as ToolSchema['parameters'];
+      parameters.properties ??= {};
+      return { name: exportedName(tool.name), description: tool.description, parameters };
+    });
+  }
+
   /**
    * Runs a model's function call (`{ name, arguments }`, arguments as JSON text or an object); also
    * `execute(name, args)`. Resolves to Plaited's result whatever happens; never rejects.
