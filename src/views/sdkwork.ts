@@ -14,8 +14,12 @@
 import { randomUUID } from 'node:crypto';
 import { runCall, type ExecuteOptions } from '../tools/execute.js';
 import { asSdkworkCaller, defineTool, isDefinedTool, type DefinedTool, type DefineToolSpec, type SdkworkCaller } from '../tools/forms.js';
-import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
+import type { RegisteredTool, ToolRegistry as NuwaToolRegistry } from '../tools/registry.js';
 import type { ConfirmLevel, JsonSchema, JsonSchemaObject, Logger, ToolCategory, ToolDefinition } from '../tools/types.js';
+
+export type { ConfirmLevel, ToolCategory } from '../tools/types.js';
+/** What `defineTool` takes (sdkwork's ToolConfig). */
+export type ToolConfig = DefineToolSpec;
 import { describeThrown } from '../util/foreign.js';
 import type { JsonValue } from '../values/json.js';
 import { ownFailure } from './failure.js';
@@ -75,7 +79,7 @@ export type RegistrableTool = DefinedTool | DefineToolSpec | ToolDefinition | To
 
 export interface SdkworkRegistry {
   /** The ToolRegistry this is a view of (for an Interpreter, buildPrompt, ...). */
-  readonly registry: ToolRegistry;
+  readonly registry: NuwaToolRegistry;
   register(tool: RegistrableTool): Tool;
   unregister(toolId: string): boolean;
   get(toolId: string): Tool | undefined;
@@ -95,8 +99,11 @@ export interface SdkworkRegistry {
   // `execute`, run on the concurrency machinery (TOOLS.md §11, DURABLE.md §4; another change).
 }
 
+/** sdkwork's name for its registry's interface. */
+export type ToolRegistry = SdkworkRegistry;
+
 /** sdkwork's registry over `registry`: the same tools, seen and called the sdkwork way. */
-export function asSdkworkRegistry(registry: ToolRegistry): SdkworkRegistry {
+export function asSdkworkRegistry(registry: NuwaToolRegistry): SdkworkRegistry {
   if (registry === null || typeof registry !== 'object' || typeof registry.lookup !== 'function') throw new TypeError('asSdkworkRegistry(registry): registry must be a ToolRegistry');
   return new SdkworkView(registry);
 }
@@ -104,7 +111,7 @@ export function asSdkworkRegistry(registry: ToolRegistry): SdkworkRegistry {
 class SdkworkView implements SdkworkRegistry {
   private readonly shown = new WeakMap<RegisteredTool, Tool>();
 
-  constructor(readonly registry: ToolRegistry) {}
+  constructor(readonly registry: NuwaToolRegistry) {}
 
   register(tool: RegistrableTool): Tool {
     if (tool === null || typeof tool !== 'object') throw new TypeError('register(tool): a tool must be an object made by defineTool({ id, name, description, execute, ... })');
