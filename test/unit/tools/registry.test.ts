@@ -110,6 +110,21 @@ describe('registration forms', () => {
     expect(registry.names()).toEqual(['add', 'Add']);
   });
 
+  it('clear unregisters every tool, each announced; the state stays', () => {
+    const registry = new ToolRegistry();
+    registry.register('add', addSchema, add);
+    registry.register('sub', addSchema, add);
+    registry.setState('kept', 1);
+    const gone: string[] = [];
+    registry.on('tool:unregistered', (event) => gone.push(event.toolName));
+    registry.clear();
+    expect(registry.names()).toEqual([]);
+    expect(gone).toEqual(['add', 'sub']);
+    expect(registry.getStateValue('kept')).toBe(1);
+    registry.register('add', addSchema, add);
+    expect(registry.names()).toEqual(['add']);
+  });
+
   it('allows re-registering after unregister', () => {
     const registry = new ToolRegistry();
     registry.register('add', addSchema, add);
