@@ -91,13 +91,12 @@ export interface Searchable {
 
 /** The search document of `item`, under `id`. */
 export function searchDocument(id: string, item: Searchable): SearchDocument {
-  const properties = (typeof item.parameters === 'object' && item.parameters !== null ? (item.parameters as { properties?: unknown }).properties : undefined) ?? {};
-  const parameters = typeof properties === 'object' && properties !== null
-    ? Object.entries(properties as Record<string, JsonSchema>).map(([name, schema]) => {
-        const description = typeof schema === 'object' && schema !== null && typeof schema.description === 'string' ? schema.description : '';
-        return `${name} ${description}`;
-      })
-    : [];
+  const schema = item.parameters;
+  const properties = typeof schema === 'object' && schema !== null && typeof schema.properties === 'object' && schema.properties !== null ? (schema.properties as Record<string, JsonSchema>) : {};
+  const parameters = Object.entries(properties).map(([name, property]) => {
+    const description = typeof property === 'object' && property !== null && typeof property.description === 'string' ? property.description : '';
+    return `${name} ${description}`;
+  });
   return { id, name: item.names.join(' '), keywords: item.keywords.join(' '), description: item.description, parameters: parameters.join(' ') };
 }
 
