@@ -41,8 +41,11 @@ export type EvaluatedToolArguments = JsonObject;
 export type ToolFunction = (args: EvaluatedToolArguments, context: ToolContext) => unknown;
 
 export type ToolCategory = 'file' | 'network' | 'system' | 'data' | 'llm' | 'custom';
-/** Where a tool came from (TOOLS.md §5, `search({ source })`): set by the provider that made it. */
-export type ToolSource = 'local' | 'module' | 'executable' | 'mcp';
+/**
+ * Where a tool came from (TOOLS.md §5, `search({ source })`): set by the provider that made it.
+ * `a2a` is a tool of another agent (Agent2Agent), as Plaited's tool discovery names it.
+ */
+export type ToolSource = 'local' | 'module' | 'executable' | 'mcp' | 'a2a';
 export type ConfirmLevel = 'none' | 'read' | 'write' | 'destructive';
 
 /**
@@ -93,6 +96,12 @@ export interface ToolDefinition extends Omit<ToolSchema, 'parameters' | 'returns
 export interface StateMetadata {
   description: string;
   formatter?: (value: JsonValue) => string;
+}
+
+/** A state value with its metadata (the original Nuwa tools specification's helper type). */
+export interface StateValueWithMetadata {
+  value: JsonValue;
+  metadata?: StateMetadata;
 }
 
 export interface Logger {
