@@ -9,7 +9,7 @@ import { parse } from '../syntax/parse.js';
 import { Sandbox } from '../tools/sandbox.js';
 import type { Session } from '../tools/session.js';
 import { ToolRegistry } from '../tools/registry.js';
-import type { ApprovalHook, ConfirmLevel, Logger } from '../tools/types.js';
+import type { ApprovalHook, AskHook, ConfirmLevel, LlmHook, Logger } from '../tools/types.js';
 import { compileProgram } from './evaluator.js';
 import { resolveLimits, type Limits } from './limits.js';
 import { hostLogger, Run } from './run.js';
@@ -29,6 +29,10 @@ export interface InterpreterOptions {
   approve?: ApprovalHook;
   /** Which confirm levels ask `approve` (default: write and destructive). */
   needsApproval?: ConfirmLevel[];
+  /** Answers a tool's context.ask: `({ question, choices, toolName, callId, signal })` → the answer. */
+  ask?: AskHook;
+  /** Answers a tool's context.llm: `(request, { toolName, callId, signal })` → the model's text. */
+  llm?: LlmHook;
   onEvent?: EventListener;
   /**
    * The directory tools may write in. Default: a private temporary directory, made the first time
@@ -78,6 +82,9 @@ export class Interpreter {
     this.registry = registry;
     this.options = options;
     resolveLimits(options.limits); // reject bad limits now, not at the first run
+    for (const hook of ['approve', 'ask', 'llm'] as const) {
+      if (options[hook] !== undefined && typeof options[hook] !== 'function') throw new TypeError(`new Interpreter(registry, options): ${hook} must be a function`);
+    }
     this.sandbox = new Sandbox(options.sandboxDir);
     this.logger = hostLogger(options.logger);
     this.needsApproval = new Set(options.needsApproval ?? DEFAULT_APPROVAL_LEVELS);
@@ -96,6 +103,8 @@ export class Interpreter {
       limits: resolveLimits(this.options.limits),
       print: this.options.print ?? ((line) => process.stdout.write(`${line}\n`)),
       approve: this.options.approve,
+      ask: this.options.ask,
+      llm: this.options.llm,
       needsApproval: this.needsApproval,
       onEvent: this.options.onEvent,
       logger: this.logger,

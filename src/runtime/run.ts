@@ -11,7 +11,7 @@ import type { Pending } from '../util/pending.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
 import type { Sandbox } from '../tools/sandbox.js';
 import type { Session } from '../tools/session.js';
-import type { ApprovalHook, ConfirmLevel, Logger } from '../tools/types.js';
+import type { ApprovalHook, AskHook, ConfirmLevel, LlmHook, Logger } from '../tools/types.js';
 import type { BuiltinHost } from './builtins.js';
 import type { Scope } from './scope.js';
 import type { Limits } from './limits.js';
@@ -25,6 +25,9 @@ export interface RunSettings {
   limits: Required<Limits>;
   print: (line: string) => void;
   approve: ApprovalHook | undefined;
+  /** The host's hooks for context.ask and context.llm. */
+  ask?: AskHook;
+  llm?: LlmHook;
   needsApproval: ReadonlySet<ConfirmLevel>;
   onEvent: ((event: NuwaEvent) => void) | undefined;
   logger: Logger;
@@ -51,6 +54,8 @@ export class Run implements CallHost, BuiltinHost {
   readonly logger: Logger;
   readonly sandbox: Sandbox;
   readonly approve: ApprovalHook | undefined;
+  readonly ask: AskHook | undefined;
+  readonly llm: LlmHook | undefined;
   readonly needsApproval: ReadonlySet<ConfirmLevel>;
   readonly emit: ((event: NuwaEvent) => void) | undefined;
   readonly fileName: string | undefined;
@@ -88,6 +93,8 @@ export class Run implements CallHost, BuiltinHost {
     this.logger = settings.logger;
     this.sandbox = settings.sandbox;
     this.approve = settings.approve;
+    this.ask = settings.ask;
+    this.llm = settings.llm;
     this.needsApproval = settings.needsApproval;
     this.fileName = settings.fileName;
     this.noun = settings.noun ?? 'run';

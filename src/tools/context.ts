@@ -4,13 +4,14 @@
 // A tool is foreign code, so the context exposes exactly the documented surface: the host, the call
 // site and the way calls are made live in true private fields, out of a tool's reach (a tool that
 // could reach the host could, say, turn approval off for every later run). Once the run is over, the
-// context refuses what would act on it: callTool, print and setVar raise AbortedError.
+// context refuses what would act on it: callTool, print, setVar, ask and llm raise AbortedError.
 import { NuwaError } from '../errors.js';
 import type { JsonValue } from '../values/json.js';
 import { copyJson } from '../values/values.js';
 import { describeThrown, textOf } from '../util/foreign.js';
 import type { CallHost, CallSite, invokeTool } from './invoke.js';
-import type { Logger, StateMetadata, ToolContext } from './types.js';
+import { readAskRequest, readLlmRequest, requestFromHost, type RequestingCall } from './host-requests.js';
+import type { AskOptions, LlmRequest, Logger, StateMetadata, ToolContext } from './types.js';
 
 /**
  * A call's executionId: the run's id and the call's number. Made only when someone reads it (an
@@ -135,6 +136,42 @@ export class CallContext implements ToolContext {
     if (typeof name !== 'string' || !VARIABLE_NAME.test(name)) throw new TypeError(`setVar: "${textOf(name)}" is not a valid variable name`);
     if (!this.#site.vars) throw new Error('setVar: this context is not attached to a running script');
     this.#site.vars.set(name, value);
+  }
+
+  /**
+   * A question for the person behind the host, through the host's ask hook (host-requests.ts). Like
+   * callTool, the promise is marked as handled, and a run that has ended refuses.
+   */
+  ask(question: string, options?: AskOptions): Promise<string> {
+    const asked = (async () => {
+      this.#refuseAfterRun('ask');
+      return requestFromHost(this.#host, readAskRequest(question, options), this.#requestingCall());
+    })();
+    asked.then(undefined, ignore);
+    return asked;
+  }
+
+  /** A completion from the host's model, through the host's llm hook (host-requests.ts). */
+  llm(request: LlmRequest): Promise<string> {
+    const completed = (async () => {
+      this.#refuseAfterRun('llm');
+      return requestFromHost(this.#host, readLlmRequest(request), this.#requestingCall());
+    })();
+    completed.then(undefined, ignore);
+    return completed;
+  }
+
+  #requestingCall(): RequestingCall {
+    return { toolName: this.toolName, callId: this.#nestedCallId(), signal: this.signal };
+  }
+
+  /**
+   * The callId of a request this tool makes of the host (ask, llm). Until call identity
+   * (DURABLE.md §1) reaches the call pipeline it is the tool call's executionId; then it becomes the
+   * tool call's own callId, `>`, and the order of the request among the tool's nested calls.
+   */
+  #nestedCallId(): string {
+    return this.executionId;
   }
 
   get sandboxDir(): string {
