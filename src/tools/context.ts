@@ -24,7 +24,25 @@ export function executionIdOf(runId: string, callNumber: number): string {
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ignore = () => {};
 
+/** The registry behind a call's context (set in CallContext's static block, where #host is in reach). */
+let registryOf: (context: unknown) => CallHost['registry'] | undefined;
+
+/**
+ * The parameter names of the tool `name`, in the order its schema declares them, as the registry
+ * behind `context` has it; undefined when there is no such tool or `context` is not a call's own.
+ * For views whose tools call tools with positional arguments (NeuroScript's `rt.callTool`): what it
+ * reveals, a tool's parameter names, every tool can read from the prompt anyway.
+ */
+export function parameterNamesOf(context: unknown, name: string): string[] | undefined {
+  const tool = registryOf(context)?.lookup(name);
+  return tool && Object.keys(tool.parametersSchema.properties ?? {});
+}
+
 export class CallContext implements ToolContext {
+  static {
+    registryOf = (context) => (context !== null && typeof context === 'object' && #host in context ? context.#host.registry : undefined);
+  }
+
   readonly toolName: string;
   readonly signal: AbortSignal;
   readonly #host: CallHost;

@@ -53,6 +53,9 @@ async function serve(answers: Answers, args: string[] = []) {
   return { client, run, elicited, sampled };
 }
 
+/** The form an elicitation asks to fill in (every request of nuwa mcp is a form, none a URL). */
+const formOf = (request: ElicitRequest['params']) => (request as { requestedSchema: { properties: Record<string, unknown> } }).requestedSchema;
+
 const accept = (content: Record<string, string | number | boolean | string[]>): ElicitResult => ({ action: 'accept', content });
 
 describe('nuwa mcp with a client that supports elicitation', () => {
@@ -65,13 +68,13 @@ describe('nuwa mcp with a client that supports elicitation', () => {
       message: 'ask_name asks: What is your name?',
       requestedSchema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
     });
-    expect((elicited[0]!.requestedSchema as { properties: Record<string, unknown> }).properties.answer).not.toHaveProperty('enum');
+    expect(formOf(elicited[0]!).properties.answer).not.toHaveProperty('enum');
   });
 
   it('offers choices as an enum', async () => {
     const { run, elicited } = await serve({ elicit: () => accept({ answer: 'large' }) });
     expect(await run('PRINT(CALL ask_size {})')).toMatchObject({ ok: true, output: ['large'] });
-    expect(elicited[0]!.requestedSchema).toMatchObject({ properties: { answer: { type: 'string', enum: ['small', 'medium', 'large'] } } });
+    expect(formOf(elicited[0]!)).toMatchObject({ properties: { answer: { type: 'string', enum: ['small', 'medium', 'large'] } } });
   });
 
   it('a declined question is a ToolExecutionError the tool may catch', async () => {
