@@ -21,6 +21,20 @@ export { defineTool } from './tools/forms.js';
 export type { DefineToolSpec, DefinedTool, DefinedToolContext, PlaitedHandler, PlaitedSchema } from './tools/forms.js';
 export type { SearchOptions, SearchResult } from './tools/search.js';
 export { exportedName, fromExportedName } from './tools/names.js';
+export { addToolsetRegistration, createRegistrationFunc, defineNeuroTool, registerExtendedTools } from './views/neuroscript.js';
+export type {
+  NeuroArgSpec,
+  NeuroArgType,
+  NeuroLlmClient,
+  NeuroLogger,
+  NeuroRegisterFunc,
+  NeuroRegistrar,
+  NeuroRuntime,
+  NeuroTool,
+  NeuroToolFunc,
+  NeuroToolImplementation,
+  NeuroToolSpec,
+} from './views/neuroscript.js';
 export { buildPrompt } from './prompt/prompt.js';
 export type { PromptOptions } from './prompt/prompt.js';
 export { Session } from './tools/session.js';

@@ -6,6 +6,7 @@ import { isNuwaError } from '../errors.js';
 import type { NuwaEvent, RunStats } from '../events.js';
 import { Interpreter } from '../api/interpreter.js';
 import { cliApproval } from './approve.js';
+import { cliAsk } from './ask.js';
 import { UsageError, type CliIO, type Interruption } from './io.js';
 import type { JsonError } from './report.js';
 import { CHECK_OPTIONS, loadRegistry, parseCommandArgs, parseLimits, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
@@ -105,6 +106,7 @@ async function runLoaded(registry: ToolRegistry, source: string, fileName: strin
     print: json ? (line) => void printed.push(line) : (line) => io.stdout(`${line}\n`),
     limits,
     approve: cliApproval({ yes: values.yes === true, interactive: io.interactive }),
+    ask: cliAsk({ interactive: io.interactive, command: 'run' }),
     sandboxDir: io.cwd,
     logger: { warn: (m) => io.stderr(`warning: ${m}\n`), error: (m) => io.stderr(`error: ${m}\n`), info: (m) => io.stderr(`${m}\n`) },
     onEvent: (event: NuwaEvent) => {

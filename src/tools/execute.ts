@@ -15,7 +15,7 @@ import { invokeTool } from './invoke.js';
 import type { ToolCatalog } from './catalog.js';
 import { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
-import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
+import type { ApprovalHook, AskHook, ConfirmLevel, LlmHook, Logger } from './types.js';
 import { describeJson } from './validate.js';
 
 /** A model's function call: the tool's name (either spelling, §5) and its arguments. */
@@ -55,6 +55,10 @@ export interface ExecuteOptions {
   approve?: ApprovalHook;
   /** Which confirm levels ask `approve` (default: write and destructive). */
   needsApproval?: ConfirmLevel[];
+  /** Answers the tool's context.ask; without one, context.ask fails with ToolExecutionError. */
+  ask?: AskHook;
+  /** Answers the tool's context.llm; without one, context.llm fails with ToolExecutionError. */
+  llm?: LlmHook;
   /** Cancels the call: it ends with AbortedError and the tool's signal aborts. */
   signal?: AbortSignal;
   /** Wall-clock limit for the call, tools it calls included (default: 5 minutes). */
@@ -79,8 +83,10 @@ const CONFIRM_LEVELS: readonly ConfirmLevel[] = ['none', 'read', 'write', 'destr
 /** Checks the policy options of a registry or of one call; throws a TypeError naming the bad one. */
 export function checkExecuteOptions(options: ExecuteDefaults & ExecuteOptions, where: string): void {
   if (options === null || typeof options !== 'object') throw new TypeError(`${where}: options must be an object`);
-  const { approve, needsApproval, timeoutMs, onEvent, print, session, signal } = options;
+  const { approve, needsApproval, timeoutMs, onEvent, print, session, signal, ask, llm } = options;
   if (approve !== undefined && typeof approve !== 'function') throw new TypeError(`${where}: approve must be a function ({ toolName, confirm, category, args }) => boolean`);
+  if (ask !== undefined && typeof ask !== 'function') throw new TypeError(`${where}: ask must be a function ({ question, choices, toolName, callId }) => answer`);
+  if (llm !== undefined && typeof llm !== 'function') throw new TypeError(`${where}: llm must be a function (request, { toolName, callId }) => text`);
   if (needsApproval !== undefined && (!Array.isArray(needsApproval) || needsApproval.some((level) => !CONFIRM_LEVELS.includes(level)))) {
     throw new TypeError(`${where}: needsApproval must be a list of confirm levels (${CONFIRM_LEVELS.join(', ')})`);
   }
@@ -157,6 +163,8 @@ function callRun(registry: ToolCatalog, defaults: ExecuteDefaults, options: Exec
     limits: resolveLimits({ timeoutMs: options.timeoutMs ?? defaults.timeoutMs }),
     print: defaults.print ?? ((line) => void process.stdout.write(`${line}\n`)),
     approve: options.approve ?? defaults.approve,
+    ask: options.ask ?? defaults.ask,
+    llm: options.llm ?? defaults.llm,
     needsApproval: new Set(options.needsApproval ?? defaults.needsApproval ?? DEFAULT_APPROVAL_LEVELS),
     onEvent: options.onEvent ?? defaults.onEvent,
     logger: hostLogger(defaults.logger),

@@ -433,7 +433,7 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, confirm: Co
 /** Denies the call: announced, recorded (a replay must deny it again without asking), and thrown. */
 function deny(host: CallHost, tool: RegisteredTool, confirm: ConfirmLevel, args: JsonObject, site: CallSite, why: string): never {
   const error = new NuwaError('ToolDeniedError', `the call to \`${tool.name}\` (a ${confirm} action) was denied: ${why}`, { toolName: tool.name });
-  host.journal?.denied(callIdOf(site), tool.name, copyJson(args) as JsonObject, { error: { kind: error.kind, message: error.message } });
+  host.journal?.settled(callIdOf(site), tool.name, copyJson(args) as JsonObject, { error: { kind: error.kind, message: error.message } });
   const callNumber = host.nextCallNumber();
   if (host.emit !== undefined) host.emit({ ...eventBase(host, callNumber, site, tool.name, tool), type: 'tool:denied', confirm, payload: copyJson(args) as JsonObject });
   throw positioned(error, site);

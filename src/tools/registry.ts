@@ -266,6 +266,16 @@ export class ToolRegistry {
     return loadExecutables(this, dir, options);
   }
 
+  /**
+   * Loads a NeuroScript plugin (TOOLS.md §11): an ES module exporting `register(registrar)`, whose
+   * `registrar.registerTool(tool)` registers here. A path is relative to the working directory;
+   * resolves to the names of the tools it registered.
+   */
+  async loadPlugin(path: string): Promise<string[]> {
+    const { loadPlugin } = await outsideProviders<ToolRegistry>('registry.loadPlugin').modules();
+    return loadPlugin(this, path);
+  }
+
   /** Starts an MCP server (stdio) and registers its tools as `<server>.<tool>`; `close()` stops it. */
   async connectMcp(options: McpConnectOptions): Promise<McpConnection> {
     const { connectMcp } = await outsideProviders<ToolRegistry>('registry.connectMcp').mcp();

@@ -142,7 +142,54 @@ export interface ToolContext extends StateAccess {
   readonly sandboxDir: string;
   /** A path inside sandboxDir; throws if `relative` would escape it (.., absolute, symlinks). */
   resolvePath(relative: string): string;
+  /**
+   * Asks the person behind the host a question (the host's `ask` hook: a terminal, an MCP client's
+   * form, a chat window) and resolves to the answer; with `choices`, the answer is one of them. Fails
+   * with ToolExecutionError when the host has no way to ask, or answers badly.
+   */
+  ask(question: string, options?: AskOptions): Promise<string>;
+  /** Has the host's model complete a prompt (the host's `llm` hook) and resolves to its text. */
+  llm(request: LlmRequest): Promise<string>;
 }
+
+export interface AskOptions {
+  /** The answers allowed: the answer is then exactly one of them. */
+  choices?: string[];
+}
+
+/** What the host's ask hook is asked (TOOLS.md §11). */
+export interface AskRequest {
+  question: string;
+  /** Present when the tool gave choices: the answer must be one of them. */
+  choices?: string[];
+  /** The tool that asks. */
+  toolName: string;
+  /** The identity of this request among the run's calls (DURABLE.md §1). */
+  callId: string;
+  /** Aborted when the run stops or the tool's time is up: nobody waits for the answer any more. */
+  signal: AbortSignal;
+}
+/** Resolves to the answer. */
+/** The answer; or, in a durable run (DURABLE.md §2), `{ pause: true }`: the run waits for a host to answer later. */
+export type AskAnswer = string | { pause: true };
+export type AskHook = (request: AskRequest) => AskAnswer | Promise<AskAnswer>;
+
+/** One turn of a conversation sent to the host's model; a system prompt goes in `system`. */
+export interface LlmMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+/** A prompt, or a conversation with an optional system prompt and a cap on the reply's length. */
+export type LlmRequest = string | { messages: LlmMessage[]; system?: string; maxTokens?: number };
+/** Who makes an llm request: what the host's llm hook receives besides the request. */
+export interface LlmCallInfo {
+  toolName: string;
+  callId: string;
+  /** Aborted when the run stops or the tool's time is up. */
+  signal: AbortSignal;
+}
+/** Resolves to the model's text. */
+export type LlmHook = (request: LlmRequest, call: LlmCallInfo) => string | Promise<string>;
 
 /** What the host's approval hook is asked before a tool that needs approval runs. */
 export interface ApprovalRequest {

@@ -39,6 +39,13 @@ describe('public API exports', () => {
     expect(plaited.createToolDiscovery).toBe(nuwa.createToolDiscovery);
   });
 
+  it('exports the NeuroScript view (TOOLS.md §11)', () => {
+    for (const name of ['defineNeuroTool', 'createRegistrationFunc', 'addToolsetRegistration', 'registerExtendedTools'] as const) {
+      expect(typeof nuwa[name], name).toBe('function');
+    }
+    expect(typeof nuwa.ToolRegistry.prototype.loadPlugin).toBe('function');
+  });
+
   it('ERROR_KINDS lists every error kind of LANGUAGE.md §6', () => {
     expect([...nuwa.ERROR_KINDS].sort()).toEqual(
       [
