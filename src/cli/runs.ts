@@ -136,7 +136,7 @@ async function show(store: RunStore, runId: string, json: boolean, io: CliIO): P
     const outcome = 'value' in call.outcome ? JSON.stringify(call.outcome.value) : `${call.outcome.error.kind}: ${call.outcome.error.message}`;
     lines.push(`  ${call.callId}  ${call.toolName} ${JSON.stringify(call.args)} → ${outcome}`);
   }
-  if (checkpoint.source !== undefined) lines.push('script:', ...checkpoint.source.split('\n').map((line) => `  ${line}`));
+  if (checkpoint.source !== undefined) lines.push('script:', ...checkpoint.source.replace(/\n$/, '').split('\n').map((line) => `  ${line}`));
   io.stdout(`${lines.join('\n')}\n`);
   return 0;
 }
