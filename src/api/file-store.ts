@@ -40,7 +40,7 @@ export class FileRunStore implements RunStore {
       fd = openSync(this.file(header.runId), 'wx');
     } catch (error) {
       release();
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw conflict(header.runId, `already exists in ${this.dir}: give each run its own runId`);
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw conflict(header.runId, 'already exists in this store: give each run its own runId');
       throw error;
     }
     const writer = new FileWriter(fd, release);
@@ -57,7 +57,7 @@ export class FileRunStore implements RunStore {
       fd = openSync(this.file(runId), fsFlags.O_RDWR | fsFlags.O_APPEND);
     } catch (error) {
       release();
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw conflict(runId, `is not in ${this.dir}`);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw conflict(runId, 'is not in this store');
       throw error;
     }
     cutTornTail(fd);

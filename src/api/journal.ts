@@ -81,7 +81,7 @@ export class RunJournal implements CallJournal {
       throw new NuwaError(
         'ReplayError',
         `the resumed run no longer matches its record at call ${callId}${where}: it was CALL ${call.toolName} ${brief(call.args)}, and is now CALL ${toolName} ${brief(args)}; the script, a tool or the tools loaded changed since the run was recorded`,
-        { toolName },
+        { toolName, ...(at !== undefined && { line: at.line, column: at.column }) },
       );
     }
     return call;

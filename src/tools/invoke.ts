@@ -67,12 +67,6 @@ export function callTool(
   form: 'value' | 'json',
   andThen: (result: Value | JsonValue, site: CallSite) => unknown = same,
 ): unknown {
-  const journal = host.journal;
-  if (journal !== undefined) {
-    // A durable run taken up again: a call it already made is answered from its record.
-    const recorded = journal.replayed(callIdOf(site), name, args, positionOf(site));
-    if (recorded !== undefined) return replay(host, recorded, site, form, andThen);
-  }
   const tool = host.registry.lookup(name);
   if (tool === undefined) {
     throw positioned(new NuwaError('ToolNotFoundError', unknownToolMessage(name, host.registry.names()), { toolName: name }), site);
@@ -83,6 +77,14 @@ export function callTool(
     const error = new NuwaError('ToolArgumentError', invalidArgumentsMessage(name, problems), { toolName: name });
     error.problems = problems;
     throw positioned(error, site);
+  }
+
+  const journal = host.journal;
+  if (journal !== undefined) {
+    // A durable run taken up again: a call it already made is answered from its record. The record
+    // holds the arguments as checked (coerced, defaults filled in), so they are compared so.
+    const recorded = journal.replayed(callIdOf(site), name, args, positionOf(site));
+    if (recorded !== undefined) return replay(host, recorded, site, form, andThen);
   }
 
   const confirm = tool.confirmFor === undefined ? tool.confirm : confirmOf(tool, args);

@@ -365,3 +365,22 @@ describe('a tool that asks (context.ask)', () => {
     expect((await failure(interpreter.run('CALL delete_files { pattern: "a" }'))).message).toMatch(/no ask hook/);
   });
 });
+
+describe('arguments as checked', () => {
+  it('replays a call whose arguments were coerced and given defaults, and refuses one whose tool now fills in another default', async () => {
+    const calls: string[] = [];
+    const quote = (parameters: object) =>
+      tool('quote', (args) => (calls.push(JSON.stringify(args)), 1), { confirm: 'read', parameters: parameters as never });
+    const v1 = { type: 'object', properties: { symbol: { type: 'string' }, venue: { type: 'string', default: 'NYSE' } }, required: ['symbol'] };
+    const pay = tool('pay', () => 1, { confirm: 'write' });
+    const script = 'CALL quote { symbol: 42 }\nCALL pay {}';
+    const first = paused(await setup([quote(v1), pay], { onApproval: 'pause' }).interpreter.start(script));
+    expect(first.checkpoint.log[0]!.args).toEqual({ symbol: '42', venue: 'NYSE' });
+    completed(await setup([quote(v1), pay]).interpreter.resume(first.checkpoint, { decisions: { '2:1': true } }));
+    expect(calls).toEqual(['{"symbol":"42","venue":"NYSE"}']);
+    const v2 = { ...v1, properties: { ...v1.properties, currency: { type: 'string', default: 'USD' } } };
+    const error = await failure(setup([quote(v2), pay]).interpreter.resume(first.checkpoint, { decisions: { '2:1': true } }));
+    expect(error.kind).toBe('ReplayError');
+    expect(calls).toHaveLength(1);
+  });
+});
