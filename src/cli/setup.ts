@@ -12,7 +12,7 @@ import { splitCommandLine } from '../providers/command-line.js';
 import { ToolLoadError } from '../providers/load-error.js';
 import type { LoadFailure } from '../providers/executables.js';
 import type { Limits } from '../runtime/limits.js';
-import { ToolRegistry } from '../tools/registry.js';
+import { ToolRegistry, type ToolRegistryOptions } from '../tools/registry.js';
 import { UsageError, type CliIO } from './io.js';
 
 /** The options `check` and `run` add to the shared ones. */
@@ -80,9 +80,10 @@ export interface LoadedTools {
  * Builds the registry from --tools, --tools-dir and --mcp (in that order) and --state. A source that
  * cannot load at all (a missing module or directory, an MCP server that does not start) is a
  * UsageError, after closing what was already started; a single bad file of a directory is a failure.
+ * `options` are the registry's (where tools' print and logger go, for a command that routes them).
  */
-export async function loadRegistry(values: SharedValues, io: CliIO): Promise<LoadedTools> {
-  const registry = new ToolRegistry();
+export async function loadRegistry(values: SharedValues, io: CliIO, options: ToolRegistryOptions = {}): Promise<LoadedTools> {
+  const registry = new ToolRegistry(options);
   const failures: LoadFailure[] = [];
   const connections: Array<{ close(): Promise<void> }> = [];
   const close = async () => {

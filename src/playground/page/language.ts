@@ -171,16 +171,24 @@ export const CLASS_TAGS: Record<TokenClass, Tag> = {
   invalid: Tag.define(tags.invalid),
 };
 
+// CodeMirror reads some token names (variable, builtin, property, ...) as its own legacy names
+// before the parser's table: each class is given under a name of its own.
+const tokenName = (kind: TokenClass) => `nuwa-${kind}`;
+const TOKEN_NAMES = Object.fromEntries((Object.keys(CLASS_TAGS) as TokenClass[]).map((kind) => [kind, tokenName(kind)])) as Record<TokenClass, string>;
+
 /** The stream parser: `StreamLanguage.define(nuwaStreamParser)` makes the CodeMirror language. */
 export const nuwaStreamParser: StreamParser<NuwaState> = {
   name: 'nuwa',
   startState: () => ({ inside: null, toolNext: false, propertyNext: false, depth: 0 }),
-  token: readToken,
+  token: (stream, state) => {
+    const kind = readToken(stream, state);
+    return kind === null ? null : TOKEN_NAMES[kind];
+  },
   indent(state, textAfter, context) {
     const depth = state.depth - (DEDENTED_LINE.test(textAfter) ? 1 : 0);
     return Math.max(0, depth) * context.unit;
   },
-  tokenTable: CLASS_TAGS,
+  tokenTable: Object.fromEntries((Object.entries(CLASS_TAGS) as Array<[TokenClass, Tag]>).map(([kind, tag]) => [tokenName(kind), tag])),
   languageData: {
     commentTokens: { line: '//' },
     closeBrackets: { brackets: ['(', '[', '{', '"'] },
