@@ -3,6 +3,21 @@
 // scripts/playground.ts); the configuration travels as JSON in a script element the app reads.
 import type { PageConfig } from './protocol.js';
 
+/**
+ * What the page may load and where it may connect: only its own files and its own server. Ajv
+ * compiles JSON-Schema validators into functions ('unsafe-eval'); CodeMirror writes its styles into
+ * style elements. (The server adds frame-ancestors, which only a header can carry.)
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self' 'unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
 /** The built assets, relative to the page. */
 export const ASSETS = { script: 'assets/playground.js', style: 'assets/playground.css' } as const;
 
@@ -20,6 +35,7 @@ export function pageHtml(config: PageConfig, assetQuery = ''): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<meta http-equiv="Content-Security-Policy" content="${attribute(CONTENT_SECURITY_POLICY)}">
 <title>Nuwa Script playground</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${attribute(ASSETS.style + assetQuery)}">

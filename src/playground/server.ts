@@ -26,7 +26,7 @@ import type { Session } from '../tools/session.js';
 import type { ApprovalRequest, Logger } from '../tools/types.js';
 import { describeThrown } from '../util/foreign.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
-import { ASSETS, pageHtml } from './html.js';
+import { ASSETS, CONTENT_SECURITY_POLICY, pageHtml } from './html.js';
 import { API, TOKEN_HEADER, type ApprovalAnswer, type CallMessage, type SessionInfo, type ToolDescription } from './protocol.js';
 
 export const DEFAULT_PORT = 4747;
@@ -92,19 +92,6 @@ const COMMON_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
-// The page loads only its own files and talks only to this server. Ajv compiles JSON-Schema
-// validators into functions ('unsafe-eval'); CodeMirror writes its styles into style elements.
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self' 'unsafe-eval'",
-  "style-src 'self' 'unsafe-inline'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
 const ASSET_TYPES: Record<string, string> = {
   [ASSETS.script]: 'text/javascript; charset=utf-8',
   [ASSETS.style]: 'text/css; charset=utf-8',
@@ -136,7 +123,9 @@ export async function startPlaygroundServer(options: PlaygroundServerOptions): P
       const status = error instanceof HttpError ? error.status : 500;
       const message = error instanceof HttpError ? error.message : `internal error: ${describeThrown(error)}`;
       if (!response.headersSent) {
-        response.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'text/plain; charset=utf-8' });
+        // A request refused before its body was read (too large, say) ends its connection.
+        const close = request.complete ? {} : { connection: 'close' };
+        response.writeHead(status, { ...COMMON_HEADERS, ...close, 'content-type': 'text/plain; charset=utf-8' });
         response.end(`${status} ${http.STATUS_CODES[status] ?? ''}: ${message}\n`);
       } else response.destroy();
     });
@@ -151,7 +140,7 @@ export async function startPlaygroundServer(options: PlaygroundServerOptions): P
     const route = `${request.method} ${url.pathname}`;
     switch (route) {
       case 'GET /':
-        return send(response, 200, 'text/html; charset=utf-8', pageHtml({ mode: 'server', token }, `?token=${encodeURIComponent(token)}`), { 'content-security-policy': CONTENT_SECURITY_POLICY });
+        return send(response, 200, 'text/html; charset=utf-8', pageHtml({ mode: 'server', token }, `?token=${encodeURIComponent(token)}`), { 'content-security-policy': `${CONTENT_SECURITY_POLICY}; frame-ancestors 'none'` });
       case `GET /${ASSETS.script}`:
       case `GET /${ASSETS.style}`:
         return sendAsset(response, url.pathname.slice(1));
