@@ -2,7 +2,7 @@
 // downloaded one), headless, driven by playwright-core, with a new empty profile and without
 // Chromium's background connections (this machine's network refuses them, which slows it down).
 // Launch one per test file and open a page per test: starting Chromium is the slow part.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
@@ -26,6 +26,7 @@ export interface Browser {
 }
 
 export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`the browser tests need Chromium at ${CHROMIUM}: install it with apt-get install -y chromium (.ci/run does)`);
   const profile = mkdtempSync(path.join(tmpdir(), 'nuwa-chromium-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1280, height: 800 } });
   return {

@@ -37,7 +37,7 @@ export function planView(plan: Plan, goTo: (line: number, column: number) => voi
       {},
       h('td', {}, h('a', { href: '#', class: 'at', onclick: (event: Event) => (event.preventDefault(), goTo(call.line, call.column)) }, `${call.line}:${call.column}`)),
       h('td', { class: 'nuwa-tool' }, call.tool),
-      h('td', { class: `risk risk-${call.confirm}` }, call.confirm),
+      h('td', {}, h('span', { class: `risk risk-${call.confirm}` }, call.confirm)),
       h('td', {}, call.category),
       h('td', {}, bound(call.maxCount)),
     ),

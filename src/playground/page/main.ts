@@ -84,7 +84,10 @@ class Playground {
       },
       checking: () => ({ registry: backend.registry, variables: Object.keys(backend.variables) }),
       onProblems: (problems) => this.showProblems(problems),
-      onChange: (source) => history.replaceState(null, '', fragmentFor(source)),
+      onChange: (source) => {
+        history.replaceState(null, '', fragmentFor(source));
+        this.planPanel.hidden = true; // it was the plan of another text
+      },
       run: () => this.run(),
     });
     history.replaceState(null, '', fragmentFor(this.view.state.doc.toString()));
@@ -122,7 +125,6 @@ class Playground {
     this.runButton.textContent = 'Stop';
     this.runButton.classList.add('running');
     this.output.replaceChildren();
-    this.planPanel.hidden = true;
     this.view.dispatch({ effects: markError.of(null) });
     const source = this.view.state.doc.toString();
     const interpreter = new Interpreter(this.backend.registry, {
