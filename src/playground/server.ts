@@ -168,8 +168,11 @@ export async function startPlaygroundServer(options: PlaygroundServerOptions): P
     const origin = request.headers.origin;
     if (origin !== undefined && !allowedOrigins.has(origin.toLowerCase())) return `requests from ${origin} are not accepted: only the playground's own page may use this server`;
     // Browsers send no Origin with a GET for an image or a script, but say where it comes from here.
+    // Opening the page itself from a link elsewhere (a chat, a web terminal) is fine: it still
+    // needs the token, and no other page can frame it (frame-ancestors) or read it.
     const site = headerValue(request.headers['sec-fetch-site']);
-    if (site !== undefined && site !== 'same-origin' && site !== 'none') return `requests from other pages (${site}) are not accepted: only the playground's own page may use this server`;
+    const openingThePage = request.method === 'GET' && url.pathname === '/' && headerValue(request.headers['sec-fetch-mode']) === 'navigate' && headerValue(request.headers['sec-fetch-dest']) === 'document';
+    if (site !== undefined && site !== 'same-origin' && site !== 'none' && !openingThePage) return `requests from other pages (${site}) are not accepted: only the playground's own page may use this server`;
     const given = headerValue(request.headers[TOKEN_HEADER]) ?? url.searchParams.get('token') ?? undefined;
     if (!sameToken(given, token)) return 'open the playground with the URL nuwa playground printed (it carries the token)';
     return undefined;

@@ -128,9 +128,14 @@ describe('nuwa playground in a browser', () => {
     await page.close();
   });
 
-  it('runs a script: the output, tools printing through the server, the final variables', async () => {
+  it('runs a script: the output, tools printing through the server, the final variables; nothing loads from elsewhere', async () => {
+    const requests: string[] = [];
+    browser.context.on('request', (request) => requests.push(request.url()));
     const page = await open('LET p = CALL get_price { symbol: "MSFT" }\nPRINT(FORMAT("MSFT at {p}", { p: p }))\nLET s = CALL shout { text: "hi" }');
     await run(page);
+    browser.context.removeAllListeners('request');
+    expect(requests.length).toBeGreaterThan(3);
+    expect(requests.filter((url) => !url.startsWith(`${playground.origin}/`))).toEqual([]);
     expect(await outputLines(page)).toEqual(['MSFT at 415.5', 'HI']);
     expect(await page.locator('#output .note').allTextContents()).toEqual(['[shout] shouted hi']); // its context.logger
     expect(await page.locator('#variables').textContent()).toBe('p = 415.5\ns = "HI"');
@@ -171,6 +176,17 @@ describe('nuwa playground in a browser', () => {
     expect(recorded()).toContain('nested\n');
     expect(await outputLines(page)).toEqual(['true']);
     expect(await page.locator('#output pre.error').textContent()).toMatch(/^playground:3:9: ToolExecutionError: tool `get_price` failed: unknown symbol ZZZ/);
+    await page.close();
+  });
+
+  it('stops a long run with Stop, and the page stays responsive while it runs', async () => {
+    const page = await open('LET n = 0\nFOR a IN RANGE(0, 1000) DO\n  FOR b IN RANGE(0, 1000) DO\n    FOR c IN RANGE(0, 1000) DO\n      LET n = n + 1\n    END\n  END\nEND');
+    await page.click('#run');
+    await eventually(() => page.locator('#run').textContent()).toBe('Stop');
+    await page.click('#run');
+    await page.waitForSelector('#output pre.error');
+    expect(await page.locator('#output pre.error').textContent()).toMatch(/^playground:\d+:\d+: AbortedError/);
+    expect(await page.locator('#run').textContent()).toBe('Run');
     await page.close();
   });
 

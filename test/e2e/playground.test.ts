@@ -73,6 +73,10 @@ describe('who may use the server', () => {
     const same = { ...withToken(), origin: playground.origin, 'sec-fetch-site': 'same-origin' };
     expect((await request(playground.port, 'GET', '/api/state', same)).status).toBe(200);
     expect((await request(playground.port, 'GET', '/api/state', { ...withToken(), host: `localhost:${playground.port}`, origin: `http://localhost:${playground.port}` })).status).toBe(200);
+    // The page opened from a link on another site (a chat, a web terminal): it still needs the token.
+    const navigation = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+    expect((await request(playground.port, 'GET', `/?token=${playground.token}`, navigation)).status).toBe(200);
+    expect((await request(playground.port, 'GET', '/', navigation)).status).toBe(403);
   });
 
   it.each([
@@ -88,9 +92,11 @@ describe('who may use the server', () => {
     ['the token, but the null Origin (a sandboxed frame, a file)', 'TOKEN', { origin: 'null' }],
     ['the token, but sent by another site (Sec-Fetch-Site)', 'TOKEN', { 'sec-fetch-site': 'cross-site' }],
     ['the token, but sent by another port of this host (Sec-Fetch-Site)', 'TOKEN', { 'sec-fetch-site': 'same-site' }],
+    ['the token, but to be framed by another site', 'TOKEN', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' }],
+    ['the token, for the API, navigated to from another site', '/api/state?token=TOKEN', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' }],
   ])('refuses a request with %s: 403', async (_what, target, headers: Record<string, string>) => {
     const fixed = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace('PORT', String(playground.port))]));
-    const pathname = target === 'TOKEN' ? `/?token=${playground.token}` : target;
+    const pathname = target === 'TOKEN' ? `/?token=${playground.token}` : target.replace('TOKEN', playground.token);
     const answer = await request(playground.port, 'GET', pathname, fixed);
     expect(answer.status).toBe(403);
     expect(answer.body).toMatch(/^403 Forbidden: /);

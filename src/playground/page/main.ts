@@ -17,6 +17,8 @@ import { offsetOf } from './positions.js';
 
 /** The name errors are reported under (`playground:3:9: TypeError: ...`). */
 const FILE_NAME = 'playground';
+/** The output lines shown for one run. */
+const MAX_SHOWN_LINES = 5000;
 
 class Playground {
   private readonly output = h('div', { id: 'output', class: 'output', 'aria-live': 'polite' });
@@ -31,6 +33,7 @@ class Playground {
   /** The last run's variables, for completion after `name.`. */
   private lastVariables: Record<string, JsonValue> = {};
   private running: AbortController | undefined;
+  private shownLines = 0;
 
   constructor(
     private readonly backend: Backend,
@@ -125,6 +128,7 @@ class Playground {
     this.runButton.textContent = 'Stop';
     this.runButton.classList.add('running');
     this.output.replaceChildren();
+    this.shownLines = 0;
     this.view.dispatch({ effects: markError.of(null) });
     const source = this.view.state.doc.toString();
     const interpreter = new Interpreter(this.backend.registry, {
@@ -157,7 +161,10 @@ class Playground {
   }
 
   private line(text: string): void {
-    this.output.append(h('div', { class: 'line' }, text));
+    // A page of a few thousand lines stays quick; the rest is counted (the run keeps all of it).
+    if (this.shownLines < MAX_SHOWN_LINES) this.output.append(h('div', { class: 'line' }, text));
+    else if (this.shownLines === MAX_SHOWN_LINES) this.output.append(h('div', { class: 'note' }, `more lines than the page shows (${MAX_SHOWN_LINES}): the rest is left out`));
+    this.shownLines++;
   }
 
   /** A line about the run that is not output (approvals, tools' log messages). */
