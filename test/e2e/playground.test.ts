@@ -236,7 +236,7 @@ describe('the command', () => {
   });
 
   it('serves on 4747 by default, or the next free port; --port N starts from N', async () => {
-    const byDefault = await startPlayground(['--port', String(4747)]);
+    const byDefault = await startPlayground([], {}, 'default');
     await byDefault.stop();
     expect(byDefault.port).toBeGreaterThanOrEqual(4747);
     expect(byDefault.port).toBeLessThan(4747 + 50);
@@ -244,7 +244,7 @@ describe('the command', () => {
     const taken = net.createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const busy = (taken.address() as net.AddressInfo).port;
-    const next = await startPlayground(['--port', String(busy)]);
+    const next = await startPlayground([], {}, busy);
     try {
       expect(next.port).toBeGreaterThan(busy);
       expect(next.url).toBe(`http://127.0.0.1:${next.port}/?token=${next.token}`);

@@ -17,9 +17,13 @@ export interface RunningPlayground {
   stop(): Promise<number | null>;
 }
 
-/** Starts `nuwa playground --port 0 ...args` (from the repository's root); resolves once it printed its URL. */
-export function startPlayground(args: string[], env: Record<string, string> = {}): Promise<RunningPlayground> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'nuwa'), 'playground', '--port', '0', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env } });
+/**
+ * Starts `nuwa playground --port 0 ...args` (from the repository's root; `port: 'default'` leaves
+ * --port out); resolves once it printed its URL.
+ */
+export function startPlayground(args: string[], env: Record<string, string> = {}, port: number | 'default' = 0): Promise<RunningPlayground> {
+  const portArgs = port === 'default' ? [] : ['--port', String(port)];
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'nuwa'), 'playground', ...portArgs, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env } });
   let stdout = '';
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
