@@ -27,7 +27,7 @@ class Playground {
   private readonly problems = h('ul', { id: 'problems', class: 'problems' });
   private readonly problemCount = h('span', { class: 'count' });
   private readonly planPanel = h('section', { id: 'plan-panel', class: 'panel', hidden: true });
-  private readonly runButton = h('button', { id: 'run', class: 'primary', title: 'Run the script (Ctrl-Enter)', onclick: () => this.run() }, 'Run');
+  private readonly runButton = h('button', { id: 'run', class: 'primary', title: 'Run the script (Ctrl-Enter)', onclick: () => void this.run() }, 'Run');
   private readonly shareNote = h('span', { class: 'share-note', 'aria-live': 'polite' });
   private readonly view: EditorView;
   /** The last run's variables, for completion after `name.`. */
@@ -91,7 +91,7 @@ class Playground {
         history.replaceState(null, '', fragmentFor(source));
         this.planPanel.hidden = true; // it was the plan of another text
       },
-      run: () => this.run(),
+      run: () => void this.run(),
     });
     history.replaceState(null, '', fragmentFor(this.view.state.doc.toString()));
     // Back and forward through examples loaded from the gallery, and links pasted into this tab.
@@ -144,7 +144,11 @@ class Playground {
       const { steps, toolCalls, durationMs } = result.stats;
       this.output.append(h('div', { class: 'done' }, `Done: ${steps} step${steps === 1 ? '' : 's'}, ${toolCalls} tool call${toolCalls === 1 ? '' : 's'}, ${durationMs.toFixed(1)} ms`));
     } catch (thrown) {
-      if (!isNuwaError(thrown)) throw thrown;
+      if (!isNuwaError(thrown)) {
+        // Not the script's failure: the page's own (a bug). Said plainly, never lost in the console.
+        this.output.append(h('pre', { class: 'error', role: 'alert' }, `The playground failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`));
+        return;
+      }
       const error = shownError(thrown);
       this.lastVariables = error.variables ?? {};
       this.variables.textContent = showValues(this.lastVariables, 'No variables.');
@@ -196,8 +200,12 @@ class Playground {
     this.lastVariables = {};
     this.variables.textContent = showValues({}, 'Run the script to see its variables.');
     this.view.dispatch({ effects: markError.of(null) });
-    this.showState(await this.backend.reset());
-    this.note('Reset: the state is back to where it started.');
+    try {
+      this.showState(await this.backend.reset());
+      this.note('Reset: the state is back to where it started.');
+    } catch (error) {
+      this.note(`The state could not be reset: ${(error as Error).message}`, 'error');
+    }
   }
 
   private async refreshState(): Promise<void> {
