@@ -13,7 +13,8 @@ export function setImmediate(callback, ...args) {
 
 const encoder = new TextEncoder();
 
-/** Only what the interpreter asks of Buffer: the UTF-8 length of a string. */
+/** Only what the page's code asks of Buffer: the UTF-8 length of a string, and its bytes. */
 export const Buffer = {
   byteLength: (text) => encoder.encode(text).length,
+  from: (text) => encoder.encode(text),
 };

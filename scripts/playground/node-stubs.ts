@@ -4,21 +4,23 @@
 // Node's built-ins"). Remove this file, its use in build.ts and browser-shims.js then; the test
 // "a minimal host bundled for the browser" (test/browser/host-bundle.test.ts) says when.
 //
-// What needed them, and what the page gets instead:
-//   src/runtime/run.ts        node:crypto randomUUID     → the browser's crypto.randomUUID
+// What needed them (the page imports the layers it uses, not the main entry, so the providers of
+// tools outside the process, which the entry installs, are not in it), and what the page gets:
+//   src/tools/run.ts          node:crypto randomUUID     → the browser's crypto.randomUUID
 //                             setImmediate (time slices) → browser-shims.js (a MessageChannel turn)
 //                             Buffer.byteLength (PRINT)  → browser-shims.js (TextEncoder)
 //   src/tools/session.ts      node:crypto randomUUID     → crypto.randomUUID
 //   src/tools/execute.ts      node:crypto randomUUID     → crypto.randomUUID
 //   src/tools/detached.ts     node:crypto randomUUID     → crypto.randomUUID
-//   src/check/hash.ts         node:crypto createHash     → SHA-256 of @noble/hashes (same digest)
+//   src/api/durable.ts        node:crypto randomUUID     → crypto.randomUUID
+//   src/check/hash.ts         node:crypto createHash     → SHA-256 of @noble/hashes (the same digest)
+//   src/util/digest.ts        node:crypto createHash, createHmac, timingSafeEqual; Buffer.from
+//                                                        → @noble/hashes, a constant-time loop, TextEncoder
 //   src/tools/sandbox.ts      node:fs, node:os, node:path → functions that throw: the page gives no
 //                             sandbox directory, and only a tool asking for one would reach them
-//   src/tools/registry.ts     import('../providers/executables.js'), import('../providers/mcp-client.js')
-//                             (child processes, the MCP SDK) → modules whose functions throw: the
-//                             page loads no executables and no MCP servers
+// Globals used only where the page passes its own hooks (process.stdout, process.stderr as default
+// print and logger; process.emitWarning for a registry listener that throws) are left alone.
 // ──────────────────────────────────────────────────────────────────────────────
-import path from 'node:path';
 import type { Plugin } from 'esbuild';
 
 const NAMESPACE = 'nuwa-node-stub';
@@ -27,27 +29,39 @@ const NAMESPACE = 'nuwa-node-stub';
 const STUBS: Record<string, string> = {
   'node:crypto': `
     import { sha256 } from '@noble/hashes/sha2.js';
+    import { hmac } from '@noble/hashes/hmac.js';
     import { bytesToHex } from '@noble/hashes/utils.js';
+    const encoder = new TextEncoder();
+    const bytes = (data) => (typeof data === 'string' ? encoder.encode(data) : data);
     export const randomUUID = () => globalThis.crypto.randomUUID();
-    export function createHash(algorithm) {
-      if (algorithm !== 'sha256') throw new Error('only sha256 is available in the browser');
-      const hash = sha256.create();
-      const encoder = new TextEncoder();
+    function hexDigest(hash) {
       return {
-        update(text) { hash.update(encoder.encode(text)); return this; },
+        update(data) { hash.update(bytes(data)); return this; },
         digest(encoding) {
           if (encoding !== 'hex') throw new Error('only hex digests are available in the browser');
           return bytesToHex(hash.digest());
         },
       };
+    }
+    export function createHash(algorithm) {
+      if (algorithm !== 'sha256') throw new Error('only sha256 is available in the browser');
+      return hexDigest(sha256.create());
+    }
+    export function createHmac(algorithm, key) {
+      if (algorithm !== 'sha256') throw new Error('only sha256 is available in the browser');
+      return hexDigest(hmac.create(sha256, bytes(key)));
+    }
+    export function timingSafeEqual(a, b) {
+      if (a.length !== b.length) throw new RangeError('timingSafeEqual: the inputs differ in length');
+      let difference = 0;
+      for (let i = 0; i < a.length; i++) difference |= a[i] ^ b[i];
+      return difference === 0;
     }`,
   'node:fs': unavailable('node:fs', ['existsSync', 'lstatSync', 'mkdirSync', 'mkdtempSync', 'realpathSync', 'rm', 'rmSync']),
   'node:os': unavailable('node:os', ['tmpdir']),
   'node:path': `${unavailable('node:path', ['resolve', 'isAbsolute', 'relative', 'dirname', 'join'])}
     export const sep = '/';
     export default { resolve, isAbsolute, relative, dirname, join, sep };`,
-  executables: unavailable('tools from executables (--tools-dir)', ['loadExecutables']),
-  'mcp-client': unavailable('MCP servers (--mcp)', ['connectMcp']),
 };
 
 function unavailable(what: string, names: string[]): string {
@@ -60,9 +74,6 @@ export function nodeStubs(root: string): Plugin {
     name: 'nuwa-node-stubs (temporary)',
     setup(build) {
       build.onResolve({ filter: /^node:(crypto|fs|os|path)$/ }, (args) => ({ path: args.path, namespace: NAMESPACE }));
-      build.onResolve({ filter: /\/providers\/(executables|mcp-client)\.js$/ }, (args) =>
-        args.importer.endsWith(path.join('src', 'tools', 'registry.ts')) ? { path: path.basename(args.path, '.js'), namespace: NAMESPACE } : undefined,
-      );
       build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({ contents: STUBS[args.path]!, loader: 'js', resolveDir: root }));
     },
   };

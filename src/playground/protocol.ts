@@ -3,13 +3,13 @@
 //
 //   GET  /api/session   → SessionInfo: the tools (to check and complete against), options, state
 //   POST /api/call      CallRequest → a stream of CallMessage lines (NDJSON), the last a `result`
-//   POST /api/approval  ApprovalAnswer → 204: answers an `approval` message of a call in progress
+//   POST /api/approval  ApprovalReply → 204: answers an `approval` message of a call in progress
 //   GET  /api/state     → { state }: the session's state
 //   POST /api/reset     → { state }: a fresh session (the state --state gave, nothing else)
 //
 // Every request carries the server's token (header X_NUWA_TOKEN, or ?token= for the page and its
 // assets) and comes from the server's own origin: anything else is refused with 403 (server.ts).
-import type { Limits } from '../runtime/limits.js';
+import type { Limits } from '../tools/limits.js';
 import type { ToolResult } from '../tools/execute.js';
 import type { ApprovalRequest, ConfirmLevel, ToolCategory, ToolSchema, ToolSource } from '../tools/types.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
@@ -67,7 +67,7 @@ export type CallMessage =
   | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string }
   | { type: 'result'; result: ToolResult };
 
-export interface ApprovalAnswer {
+export interface ApprovalReply {
   id: string;
   approved: boolean;
 }

@@ -20,14 +20,14 @@ import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import type { NuwaEvent } from '../events.js';
-import type { Limits } from '../runtime/limits.js';
+import type { Limits } from '../tools/limits.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
 import type { Session } from '../tools/session.js';
 import type { ApprovalRequest, Logger } from '../tools/types.js';
 import { describeThrown } from '../util/foreign.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { ASSETS, CONTENT_SECURITY_POLICY, pageHtml } from './html.js';
-import { API, TOKEN_HEADER, type ApprovalAnswer, type CallMessage, type SessionInfo, type ToolDescription } from './protocol.js';
+import { API, TOKEN_HEADER, type ApprovalReply, type CallMessage, type SessionInfo, type ToolDescription } from './protocol.js';
 
 export const DEFAULT_PORT = 4747;
 /** How many ports from the first one are tried before giving up. */
@@ -153,7 +153,7 @@ export async function startPlaygroundServer(options: PlaygroundServerOptions): P
         session = freshSession(registry, initialState);
         return sendJson(response, { state: session.toJSON() });
       case `POST ${API.approval}`:
-        return answerApproval(response, (await readJson(request)) as Partial<ApprovalAnswer>);
+        return answerApproval(response, (await readJson(request)) as Partial<ApprovalReply>);
       case `POST ${API.call}`:
         return call(request, response, await readJson(request));
       default:
@@ -199,7 +199,7 @@ export async function startPlaygroundServer(options: PlaygroundServerOptions): P
     send(response, 200, ASSET_TYPES[name]!, body);
   }
 
-  function answerApproval(response: http.ServerResponse, answer: Partial<ApprovalAnswer>): void {
+  function answerApproval(response: http.ServerResponse, answer: Partial<ApprovalReply>): void {
     if (typeof answer?.id !== 'string' || typeof answer.approved !== 'boolean') throw new HttpError(400, 'an approval is { "id": string, "approved": boolean }');
     const resolve = approvals.get(answer.id);
     if (resolve === undefined) throw new HttpError(404, 'no call is waiting for that approval (it may have ended)');

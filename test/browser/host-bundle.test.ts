@@ -5,9 +5,10 @@
 // Chromium.
 //
 // EXPECTED TO FAIL until the main entry is browser-clean: today the bundle does not build (the entry
-// imports node:crypto, node:fs, node:os, node:path, and reaches node:child_process and the MCP SDK
-// through the registry's providers). When it passes, `it.fails` fails: make it `it`, and remove the
-// page build's stand-ins.
+// imports node:crypto, node:fs, node:os and node:path, and the providers it installs for tools
+// outside the process reach node:child_process and the MCP SDK's Node modules; run.ts also uses the
+// globals setImmediate and Buffer). When it passes, `it.fails` fails: make it `it`, and remove the
+// page build's stand-ins (scripts/playground/node-stubs.ts).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';

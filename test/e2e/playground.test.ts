@@ -179,7 +179,7 @@ describe('the JSON API', () => {
               buffer = buffer.slice(newline + 1);
               messages.push(message);
               if (message.type === 'approval') {
-                expect(message.request).toEqual({ toolName: 'record', confirm: 'write', category: 'file', args: { line } });
+                expect(message.request).toMatchObject({ toolName: 'record', confirm: 'write', category: 'file', args: { line } });
                 expect(recorded()).not.toContain(line); // asked before it runs
                 answered.push(request(playground.port, 'POST', '/api/approval', json(), JSON.stringify({ id: message.id, approved })).then((answer) => answer.status === 204));
               }
@@ -232,7 +232,7 @@ describe('the command', () => {
       expect(await yes.stop()).toBe(0); // Ctrl-C: a clean stop
     }
     const events = readFileSync(trace, 'utf8').trim().split('\n').map((line) => JSON.parse(line).type);
-    expect(events).toEqual(['tool:invoking', 'tool:completed']);
+    expect(events).toEqual(['tool:invoking', 'tool:invoked', 'tool:completed']);
   });
 
   it('serves on 4747 by default, or the next free port; --port N starts from N', async () => {

@@ -5,8 +5,13 @@
 //   with a function that sends the call to the server, which runs it through its own registry and
 //   asks in the page when it needs approval (the server decides; the page answers); or
 // - the page's own (the static build): the example tools, run here, approvals asked here.
-import { NuwaError, ToolRegistry, type ErrorKind, type InterpreterOptions, type JsonValue, type Limits, type Session, type ToolContext, type ToolDefinition } from '../../index.js';
-import type { ApprovalRequest } from '../../tools/types.js';
+import type { InterpreterOptions } from '../../api/types.js';
+import { NuwaError, type ErrorKind } from '../../errors.js';
+import type { Limits } from '../../tools/limits.js';
+import { ToolRegistry } from '../../tools/registry.js';
+import type { Session } from '../../tools/session.js';
+import type { ApprovalRequest, ToolContext, ToolDefinition } from '../../tools/types.js';
+import type { JsonValue } from '../../values/json.js';
 import { API, TOKEN_HEADER, type CallMessage, type SessionInfo, type ToolDescription } from '../protocol.js';
 import { initialState, toolModules } from 'nuwa:static-tools';
 

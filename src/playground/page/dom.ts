@@ -1,6 +1,7 @@
 // Building the page's elements: one small helper instead of a framework, and how each kind of
 // result is shown (the output, values, the plan, the problems list, an approval).
-import type { Plan, Problem } from '../../index.js';
+import type { Plan } from '../../check/check.js';
+import type { Problem } from '../../check/problems.js';
 import { formatValue } from '../../cli/print-value.js';
 import type { ApprovalRequest } from '../../tools/types.js';
 import type { JsonValue } from '../../values/json.js';

@@ -9,7 +9,9 @@ import { linter, lintGutter, lintKeymap, type Diagnostic } from '@codemirror/lin
 import { EditorState, StateEffect, StateField } from '@codemirror/state';
 import { Decoration, drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, type DecorationSet } from '@codemirror/view';
 import { tagHighlighter } from '@lezer/highlight';
-import { check, type Problem, type ToolRegistry } from '../../index.js';
+import { check } from '../../check/check.js';
+import type { Problem } from '../../check/problems.js';
+import type { ToolRegistry } from '../../tools/registry.js';
 import type { TokenClass } from '../../cli/highlight.js';
 import { nuwaCompletion, type CompletionData } from './completion.js';
 import { CLASS_TAGS, nuwaStreamParser } from './language.js';

@@ -10,7 +10,7 @@
 // Besides colours, the state counts open blocks (THEN, DO, brackets) for indentation.
 import type { StreamParser, StringStream } from '@codemirror/language';
 import { Tag, tags } from '@lezer/highlight';
-import { BUILTIN_NAMES } from '../../index.js';
+import { BUILTIN_NAMES } from '../../syntax/functions.js';
 import { KEYWORDS } from '../../syntax/tokens.js';
 import type { TokenClass } from '../../cli/highlight.js';
 

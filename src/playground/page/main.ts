@@ -4,7 +4,11 @@
 // lives in the URL fragment (fragment.ts), so the address bar always holds a link that shares it.
 import type { EditorView } from '@codemirror/view';
 import examples, { type Example } from 'nuwa:examples';
-import { Interpreter, isNuwaError, plan, type JsonValue, type Problem } from '../../index.js';
+import { Interpreter } from '../../api/interpreter.js';
+import { plan } from '../../check/check.js';
+import type { Problem } from '../../check/problems.js';
+import { isNuwaError } from '../../errors.js';
+import type { JsonValue } from '../../values/json.js';
 import { formatError } from '../../cli/report.js';
 import type { ApprovalRequest } from '../../tools/types.js';
 import type { PageConfig } from '../protocol.js';
