@@ -18,6 +18,9 @@
 //                                                        → @noble/hashes, a constant-time loop, TextEncoder
 //   src/tools/sandbox.ts      node:fs, node:os, node:path → functions that throw: the page gives no
 //                             sandbox directory, and only a tool asking for one would reach them
+//   src/tools/forms.ts        node:async_hooks AsyncLocalStorage (an sdkwork caller's context)
+//                             → a store seen during the synchronous part of run() only: the page
+//                             calls no sdkwork tool with a caller context
 // Globals used only where the page passes its own hooks (process.stdout, process.stderr as default
 // print and logger; process.emitWarning for a registry listener that throws) are left alone.
 // ──────────────────────────────────────────────────────────────────────────────
@@ -59,6 +62,16 @@ const STUBS: Record<string, string> = {
     }`,
   'node:fs': unavailable('node:fs', ['existsSync', 'lstatSync', 'mkdirSync', 'mkdtempSync', 'realpathSync', 'rm', 'rmSync']),
   'node:os': unavailable('node:os', ['tmpdir']),
+  'node:async_hooks': `
+    export class AsyncLocalStorage {
+      #store = undefined;
+      getStore() { return this.#store; }
+      run(store, callback, ...args) {
+        const outer = this.#store;
+        this.#store = store;
+        try { return callback(...args); } finally { this.#store = outer; }
+      }
+    }`,
   'node:path': `${unavailable('node:path', ['resolve', 'isAbsolute', 'relative', 'dirname', 'join'])}
     export const sep = '/';
     export default { resolve, isAbsolute, relative, dirname, join, sep };`,
@@ -73,7 +86,7 @@ export function nodeStubs(root: string): Plugin {
   return {
     name: 'nuwa-node-stubs (temporary)',
     setup(build) {
-      build.onResolve({ filter: /^node:(crypto|fs|os|path)$/ }, (args) => ({ path: args.path, namespace: NAMESPACE }));
+      build.onResolve({ filter: /^node:(async_hooks|crypto|fs|os|path)$/ }, (args) => ({ path: args.path, namespace: NAMESPACE }));
       build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({ contents: STUBS[args.path]!, loader: 'js', resolveDir: root }));
     },
   };

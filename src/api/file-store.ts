@@ -8,7 +8,7 @@
 // A run is leased to one process by a lock file next to it (`<runId>.lock`, holding the holder's pid
 // and host); a lock whose process is gone is taken over, any other is a ConflictError.
 import { randomUUID } from 'node:crypto';
-import { closeSync, fdatasyncSync, ftruncateSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants as fsFlags, fdatasyncSync, ftruncateSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { NuwaError } from '../errors.js';
@@ -53,7 +53,8 @@ export class FileRunStore implements RunStore {
     const release = this.lock(runId);
     let fd: number;
     try {
-      fd = openSync(this.file(runId), 'r+');
+      // Appends go to the end whatever is read; without O_CREAT, a run that is not there is not made.
+      fd = openSync(this.file(runId), fsFlags.O_RDWR | fsFlags.O_APPEND);
     } catch (error) {
       release();
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw conflict(runId, `is not in ${this.dir}`);

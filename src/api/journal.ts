@@ -114,7 +114,7 @@ export class RunJournal implements CallJournal {
     this.keep({ callId, toolName: open.toolName, args: open.args, outcome, startedAt: open.startedAt, endedAt: Date.now() }, open.durable);
   }
 
-  denied(callId: string, toolName: string, args: JsonObject, outcome: CallOutcome): void {
+  settled(callId: string, toolName: string, args: JsonObject, outcome: CallOutcome): void {
     const at = Date.now();
     this.keep({ callId, toolName, args, outcome, startedAt: at, endedAt: at }, true);
   }

@@ -14,6 +14,7 @@ Usage:
   nuwa tools [<name>]        [options]  list the loaded tools, or describe one; --search "<intent>" ranks them
   nuwa prompt                [options]  print a system prompt that teaches a model Nuwa Script and the loaded tools
   nuwa mcp                   [options]  serve run_script, describe_tools and the loaded tools over MCP (stdio)
+  nuwa runs [<command>]      [options]  the durable runs (run --durable): list, show, approve, deny, answer, resume, recover, rm
   nuwa playground            [options]  try scripts in a web page on 127.0.0.1 against the loaded tools
   nuwa --help | --version
 
@@ -29,6 +30,8 @@ async function helpFor(command: string | undefined): Promise<string> {
       return (await import('./check.js')).CHECK_HELP;
     case 'mcp':
       return (await import('./mcp.js')).MCP_HELP;
+    case 'runs':
+      return (await import('./runs.js')).RUNS_HELP;
     case 'playground':
       return (await import('./playground.js')).PLAYGROUND_HELP;
     default:
@@ -59,6 +62,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
         return await (await import('./prompt.js')).promptCommand(rest, io);
       case 'mcp':
         return await (await import('./mcp.js')).mcpCommand(rest, io);
+      case 'runs':
+        return await (await import('./runs.js')).runsCommand(rest, io);
       case 'playground':
         return await (await import('./playground.js')).playgroundCommand(rest, io);
       case '--version':
