@@ -17,8 +17,11 @@ const LAYERS = [
   ['std', '^src/std/'],
   ['stores', '^src/stores/'],
   ['dbos', '^src/dbos/'],
-  ['playground', '^src/playground/'],
+  ['playground', '^src/playground/(?!page/)'],
   ['cli', '^src/cli/'],
+  // The playground's page: a program for browsers (bundled by esbuild, imported by nothing in src/)
+  // that shows code, completions, errors and values as the CLI does, with the CLI's helpers.
+  ['page', '^src/playground/page/'],
   ['entry', '^src/index\\.ts$'],
 ];
 

@@ -6,6 +6,8 @@
 //   ratio, reported as median and min–max.
 // - Cold costs run as whole processes: a 1,000-statement model-sized plan, and `nuwa run` on a
 //   one-line script, each against `node -e 0`.
+// - Durable runs: call_heavy recorded in a FileRunStore against the same run not recorded, the
+//   checkpoint of a run paused after 1,000 calls, and resuming it (against 10,000: linear replay).
 // - Memory: peak RSS parsing parse_1mb, a 1,000,000-iteration loop against a 10,000-iteration one,
 //   and 1,000 concurrent runs on separate sessions.
 // Results go to bench/results.json; without --quick the README's performance table is regenerated
@@ -109,6 +111,26 @@ for (const family of Object.keys(TARGETS)) {
     nuwaMs: out.nuwaMs && summary(out.nuwaMs).median,
     floorMs: out.floorMs && summary(out.floorMs).median,
     peakRssMb: out.peakRssMb,
+  });
+}
+
+// --- durable runs (DURABLE.md) -------------------------------------------------------------------
+{
+  const out = node([path.join(here, 'durable.mjs'), work, String(plan.warmup), String(plan.rounds)], 300_000);
+  const one = (value, unit) => (out.error ? { error: out.error, unit } : { median: value, min: value, max: value, unit });
+  record('call_heavy_recorded', out.error ? { error: out.error, unit: '×' } : { ...summary(out.recording), unit: '×' }, 2, {
+    against: 'call_heavy, not recorded',
+    nuwaMs: out.recordedMs && summary(out.recordedMs).median,
+    floorMs: out.plainMs && summary(out.plainMs).median,
+  });
+  // No targets in the issue for these two: reported so that the figures are in the table.
+  results.push({ name: 'checkpoint_1000_calls', against: 'JSON size', ...one(out.checkpointKb?.[1000], ' KB') });
+  results.push({ name: 'resume_after_1000_calls', against: 'replay and one more call', ...one(out.resumeMs?.[1000], ' ms') });
+  console.log(`${'checkpoint / resume'.padEnd(30)} ${out.error ? out.error : `${fmt(out.checkpointKb[1000])} KB, ${fmt(out.resumeMs[1000])} ms after 1,000 calls; ${fmt(out.resumeMs[10000])} ms after 10,000`}`);
+  // Replay is linear when resuming ten times the calls takes about ten times as long.
+  const linearity = out.error ? undefined : out.resumeMs[10000] / 10 / out.resumeMs[1000];
+  record('resume_per_call_10k_vs_1k', out.error ? { error: out.error, unit: '×' } : { median: linearity, min: linearity, max: linearity, unit: '×' }, 2, {
+    against: 'per call, after 1,000 calls',
   });
 }
 

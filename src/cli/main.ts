@@ -15,6 +15,7 @@ Usage:
   nuwa prompt                [options]  print a system prompt that teaches a model Nuwa Script and the loaded tools
   nuwa mcp                   [options]  serve run_script, describe_tools and the loaded tools over MCP (stdio)
   nuwa runs [<command>]      [options]  the durable runs (run --durable): list, show, approve, deny, answer, resume, recover, rm
+  nuwa playground            [options]  try scripts in a web page on 127.0.0.1 against the loaded tools
   nuwa --help | --version
 
 Run \`nuwa run --help\` or \`nuwa check --help\` for the options of each command.
@@ -31,6 +32,8 @@ async function helpFor(command: string | undefined): Promise<string> {
       return (await import('./mcp.js')).MCP_HELP;
     case 'runs':
       return (await import('./runs.js')).RUNS_HELP;
+    case 'playground':
+      return (await import('./playground.js')).PLAYGROUND_HELP;
     default:
       return HELP;
   }
@@ -61,6 +64,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
         return await (await import('./mcp.js')).mcpCommand(rest, io);
       case 'runs':
         return await (await import('./runs.js')).runsCommand(rest, io);
+      case 'playground':
+        return await (await import('./playground.js')).playgroundCommand(rest, io);
       case '--version':
       case '-v':
         io.stdout(`${version()}\n`);

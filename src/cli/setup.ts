@@ -13,7 +13,7 @@ import { installProviders } from '../providers/install.js';
 import { ToolLoadError } from '../providers/load-error.js';
 import type { LoadFailure } from '../tools/outside.js';
 import type { Limits } from '../tools/limits.js';
-import { ToolRegistry } from '../tools/registry.js';
+import { ToolRegistry, type ToolRegistryOptions } from '../tools/registry.js';
 import { UsageError, type CliIO } from './io.js';
 
 /** The options `check` and `run` add to the shared ones. */
@@ -87,13 +87,14 @@ export interface LoadedTools {
  * Builds the registry from --tools, --tools-dir and --mcp (in that order) and --state. A source that
  * cannot load at all (a missing module or directory, an MCP server that does not start) is a
  * UsageError, after closing what was already started; a single bad file of a directory is a failure.
+ * `options` are the registry's (where tools' print and logger go, for a command that routes them).
  */
 // The CLI loads tools from outside the process through the registry, as any host does.
 installProviders();
 
-export async function loadRegistry(values: SharedValues, io: CliIO): Promise<LoadedTools> {
+export async function loadRegistry(values: SharedValues, io: CliIO, options: ToolRegistryOptions = {}): Promise<LoadedTools> {
   const std = stdOptions(values, io.cwd);
-  const registry = new ToolRegistry();
+  const registry = new ToolRegistry(options);
   const failures: LoadFailure[] = [];
   const connections: Array<{ close(): Promise<void> }> = [];
   const close = async () => {

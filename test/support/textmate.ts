@@ -1,11 +1,12 @@
 // Tokenizes Nuwa text with the committed TextMate grammar, as VS Code does (vscode-textmate with
 // the Oniguruma regular expressions of vscode-oniguruma).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import oniguruma from 'vscode-oniguruma';
 import textmate from 'vscode-textmate';
+import type { TokenClass } from '../../src/cli/highlight.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -55,4 +56,28 @@ export async function tokenizeText(text: string): Promise<ScopedToken[]> {
     stack = result.ruleStack;
   });
   return out;
+}
+
+/** What a highlighter class (src/cli/highlight.ts) requires of the TextMate scopes of each character of the token. */
+export const SCOPE_OF_CLASS: Record<TokenClass, (scope: string) => boolean> = {
+  keyword: (s) => s.startsWith('keyword.') && !s.startsWith('keyword.operator.'),
+  operator: (s) => s.startsWith('keyword.operator.'),
+  constant: (s) => s.startsWith('constant.language.'),
+  number: (s) => s.startsWith('constant.numeric.'),
+  string: (s) => s.startsWith('string.quoted.'),
+  comment: (s) => s.startsWith('comment.'),
+  builtin: (s) => s.startsWith('support.function.builtin.'),
+  function: (s) => s.startsWith('variable.function.'),
+  tool: (s) => s.startsWith('entity.name.function.tool.'),
+  key: (s) => s.startsWith('support.type.property-name.'),
+  property: (s) => s.startsWith('variable.other.property.'),
+  variable: (s) => s.startsWith('variable.other.readwrite.'),
+  punctuation: (s) => s.startsWith('punctuation.'),
+  invalid: (s) => s.startsWith('invalid.'),
+};
+
+/** Every example, case and mistakes-corpus script: the texts the highlighters are compared on. */
+export function nuwaFiles(): string[] {
+  const list = (dir: string) => readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.nuwa')).map((f) => path.join(dir, f));
+  return [...list('examples'), ...list('test/cases'), ...list('test/mistakes')];
 }

@@ -2,12 +2,12 @@
 // per construct, and agreement with the lexer-driven highlighter (src/cli/highlight.ts) on every
 // token of every example, case and mistakes-corpus file (the last full of other languages' habits),
 // so the editor and the terminal colour code the same way.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { classify, type TokenClass } from '../../../src/cli/highlight.js';
+import { classify } from '../../../src/cli/highlight.js';
 import { BUILTIN_NAMES } from '../../../src/runtime/builtins.js';
-import { ROOT, tokenizeText, type ScopedToken } from '../../support/textmate.js';
+import { nuwaFiles, ROOT, SCOPE_OF_CLASS, tokenizeText, type ScopedToken } from '../../support/textmate.js';
 
 /** The scope of the token covering the first occurrence of `text` (after `from`) on the first line. */
 async function scopesOf(source: string, text: string, from = 0): Promise<string[]> {
@@ -98,29 +98,6 @@ describe('TextMate grammar: scopes of each construct', () => {
     for (const name of BUILTIN_NAMES) expect(await scopesOf(`LET x = ${name}(1)`, name)).toContain('support.function.builtin.nuwa');
   });
 });
-
-/** What the highlighter's class requires of the TextMate scopes of each character of the token. */
-const SCOPE_OF_CLASS: Record<TokenClass, (scope: string) => boolean> = {
-  keyword: (s) => s.startsWith('keyword.') && !s.startsWith('keyword.operator.'),
-  operator: (s) => s.startsWith('keyword.operator.'),
-  constant: (s) => s.startsWith('constant.language.'),
-  number: (s) => s.startsWith('constant.numeric.'),
-  string: (s) => s.startsWith('string.quoted.'),
-  comment: (s) => s.startsWith('comment.'),
-  builtin: (s) => s.startsWith('support.function.builtin.'),
-  function: (s) => s.startsWith('variable.function.'),
-  tool: (s) => s.startsWith('entity.name.function.tool.'),
-  key: (s) => s.startsWith('support.type.property-name.'),
-  property: (s) => s.startsWith('variable.other.property.'),
-  variable: (s) => s.startsWith('variable.other.readwrite.'),
-  punctuation: (s) => s.startsWith('punctuation.'),
-  invalid: (s) => s.startsWith('invalid.'),
-};
-
-function nuwaFiles(): string[] {
-  const list = (dir: string) => readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.nuwa')).map((f) => path.join(dir, f));
-  return [...list('examples'), ...list('test/cases'), ...list('test/mistakes')];
-}
 
 /** Disagreements between the highlighter and the TextMate grammar on one text. */
 async function disagreements(source: string): Promise<string[]> {
