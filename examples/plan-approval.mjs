@@ -8,6 +8,7 @@ import tools from './tools.mjs';
 const registry = new ToolRegistry();
 for (const tool of tools) registry.register(tool);
 const interpreter = new Interpreter(registry, {
+  print: console.log,
   // Asked only about calls the approved plan does not cover (there are none here).
   approve: ({ toolName }) => {
     console.log(`asked about ${toolName}`);

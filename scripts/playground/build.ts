@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { ASSETS, pageHtml } from '../../src/playground/html.js';
-import { nodeStubs } from './node-stubs.js';
+import { browserTwins } from './browser-twins.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PAGE = path.join(ROOT, 'src', 'playground', 'page');
@@ -43,8 +43,7 @@ export async function buildPlayground(outDir: string, options: { standalone?: bo
     legalComments: 'none',
     metafile: true,
     logLevel: 'silent',
-    inject: [path.join(ROOT, 'scripts', 'playground', 'browser-shims.js')], // TEMPORARY, see node-stubs.ts
-    plugins: [examplesModule(), staticToolsModule(), nodeStubs(ROOT)],
+    plugins: [examplesModule(), staticToolsModule(), browserTwins(ROOT)],
   });
   if (options.standalone) writeFileSync(path.join(outDir, 'index.html'), pageHtml({ mode: 'static' }));
   const files = Object.keys(result.metafile.outputs).map((file) => ({ file: path.relative(ROOT, path.resolve(ROOT, file)), bytes: result.metafile.outputs[file]!.bytes }));

@@ -4,7 +4,7 @@
 // from the start with the log answering (journal.ts), up to the call that waited, where the host's
 // decision applies. start, resume and recover resolve to an outcome for whatever the script does, and
 // reject only when the checkpoint, the store or the options cannot be used.
-import { randomUUID } from 'node:crypto';
+import { randomId } from '../util/platform.js';
 import { isNuwaError, NuwaError } from '../errors.js';
 import type { NuwaEvent, RunStats } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
@@ -52,7 +52,7 @@ interface RunBasis {
 export async function startRun(host: DurableHost, source: unknown, options: StartOptions = {}): Promise<RunOutcome> {
   if (typeof source !== 'string') throw typeError('start(source): the source must be script text (a durable run is bound to its text by a hash)');
   const opts = readOptions(options, 'start', ['variables', 'signal', 'fileName', 'approvedPlan', 'runId', 'store', 'includeSource', 'meta']);
-  const runId = opts.runId ?? randomUUID();
+  const runId = opts.runId ?? randomId();
   checkRunId(runId);
   checkStore(opts.store, 'start');
   const basis: RunBasis = {

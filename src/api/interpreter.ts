@@ -68,7 +68,7 @@ export class Interpreter {
       registry: this.registry,
       session: this.session,
       limits: resolveLimits(this.options.limits),
-      print: this.options.print ?? ((line) => process.stdout.write(`${line}\n`)),
+      print: this.options.print ?? (() => {}), // quiet by default: the lines are in result.output
       approve: this.options.approve,
       ask: this.options.ask,
       llm: this.options.llm,

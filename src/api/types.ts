@@ -12,7 +12,10 @@ import type { Checkpoint } from './checkpoint.js';
 import type { RunStore } from './store.js';
 
 export interface InterpreterOptions {
-  /** Where PRINT and context.print lines go (default: process.stdout, one line each). */
+  /**
+   * Where PRINT and context.print lines go, one at a time as they are printed. Without it they go
+   * nowhere but `result.output`: a library writes nothing to the process's stdout (API.md v1.1).
+   */
   print?: (line: string) => void;
   /** The session whose state tools share (default: the registry's own session). */
   session?: Session;

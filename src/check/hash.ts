@@ -2,7 +2,7 @@
 // Positions are left out: a plan approves what a program does, so the same program laid out
 // differently (other line breaks, spacing, comments) keeps its plan, while any change to a name, a
 // literal or the structure makes another program.
-import { createHash } from 'node:crypto';
+import { sha256Stream } from '../util/digest.js';
 import type { Program } from '../syntax/ast.js';
 
 const LAYOUT_KEYS = new Set(['line', 'column', 'hasCall']);
@@ -17,7 +17,7 @@ class Token {
 export function programHash(program: Program): string {
   const cached = cache.get(program);
   if (cached !== undefined) return cached;
-  const hash = createHash('sha256');
+  const hash = sha256Stream();
   let buffer = '';
   const emit = (text: string) => {
     buffer += text;
@@ -51,7 +51,7 @@ export function programHash(program: Program): string {
     }
   }
   hash.update(buffer);
-  const digest = hash.digest('hex');
+  const digest = hash.hex();
   cache.set(program, digest);
   return digest;
 }

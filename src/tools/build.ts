@@ -4,17 +4,29 @@
 import { KEYWORDS } from '../syntax/tokens.js';
 import type { JsonObject } from '../values/json.js';
 import { copyJson } from '../values/values.js';
-import type { ToolSpec } from './forms.js';
 import { parametersToSchema, returnsToSchema } from './schema.js';
 import { librarySchemaToJsonSchema } from './standard-schema.js';
 import { compileArgumentValidator, compileResultCheck, type ArgumentValidator, type ResultCheck } from './validate.js';
-import type { ConfirmLevel, JsonSchema, JsonSchemaObject, ToolCategory, ToolForm, ToolFunction, ToolSchema, ToolSource } from './types.js';
+import type { ConfirmLevel, JsonSchema, JsonSchemaObject, ToolCategory, ToolDefinition, ToolForm, ToolFunction, ToolSchema, ToolSource } from './types.js';
 
 export const CATEGORIES: readonly ToolCategory[] = ['file', 'network', 'system', 'data', 'llm', 'custom'];
 export const CONFIRM_LEVELS: readonly ConfirmLevel[] = ['none', 'read', 'write', 'destructive'];
 export const SOURCES: readonly ToolSource[] = ['local', 'module', 'executable', 'mcp', 'a2a'];
 const RESERVED = new Set<string>([...KEYWORDS, 'true', 'false', 'null']);
 const NAME_SEGMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A tool definition as it reaches the registry, with the form it was registered in. */
+export interface ToolSpec extends ToolDefinition {
+  form: ToolForm;
+  /** sdkwork: the tool's id (`file-read`), by which `get(id)` and `execute` also find it. */
+  id?: string;
+  /** sdkwork: the human name (`File Read`) when it is not what CALL uses. */
+  title?: string;
+  /** sdkwork: the host's metadata, kept as given and returned by lookup. */
+  meta?: Readonly<Record<string, unknown>>;
+  /** sdkwork: the tool's version, kept as given. */
+  version?: string;
+}
 
 /** A registered tool: its definition, normalised, with validators compiled at registration. */
 export interface RegisteredTool {

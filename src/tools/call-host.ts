@@ -59,6 +59,19 @@ export interface CallHost {
   readonly pauseForApproval?: boolean;
   /** A durable run stops at its next step with `error`, without cancelling calls in flight. */
   pause?(error: NuwaError): void;
+  /**
+   * What the caller of a function call said of itself (sdkwork's `execute(name, input, context)`):
+   * the tools of the call see these in their context in place of the call's own.
+   */
+  readonly caller?: CallerContext;
+}
+
+/** A caller's own ids and logger, for the tools of its call (see CallHost.caller). */
+export interface CallerContext {
+  executionId?: string;
+  agentId?: string;
+  sessionId?: string;
+  logger?: Logger;
 }
 
 /** The script's variables as a tool sees them (getVar / setVar). */

@@ -9,7 +9,7 @@ import { NuwaError } from '../errors.js';
 import type { JsonValue } from '../values/json.js';
 import { copyJson } from '../values/values.js';
 import { describeThrown, textOf } from '../util/foreign.js';
-import type { CallHost, CallSite, Invoke } from './call-host.js';
+import type { CallerContext, CallHost, CallSite, Invoke } from './call-host.js';
 import { readAskRequest, readLlmRequest, requestFromHost, type RequestingCall } from './host-requests.js';
 import type { AskOptions, LlmRequest, Logger, StateMetadata, ToolContext } from './types.js';
 
@@ -26,6 +26,12 @@ const ignore = () => {};
 
 /** The registry behind a call's context (set in CallContext's static block, where #host is in reach). */
 let registryOf: (context: unknown) => CallHost['registry'] | undefined;
+let hostOf: (context: unknown) => CallHost | undefined;
+
+/** What the caller of the function call `context` belongs to said of itself (CallHost.caller). */
+export function callerOf(context: unknown): CallerContext | undefined {
+  return hostOf(context)?.caller;
+}
 
 /**
  * The parameter names of the tool `name`, in the order its schema declares them, as the registry
@@ -40,7 +46,8 @@ export function parameterNamesOf(context: unknown, name: string): string[] | und
 
 export class CallContext implements ToolContext {
   static {
-    registryOf = (context) => (context !== null && typeof context === 'object' && #host in context ? context.#host.registry : undefined);
+    hostOf = (context) => (context !== null && typeof context === 'object' && #host in context ? context.#host : undefined);
+    registryOf = (context) => hostOf(context)?.registry;
   }
 
   readonly toolName: string;

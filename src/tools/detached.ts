@@ -1,7 +1,7 @@
 // A context made outside any script run (registry.createToolContext): host code and tests can call
 // tools with the same checks, but there is no script, no limits beyond the call depth, and printed
 // lines go to stdout.
-import { randomUUID } from 'node:crypto';
+import { randomId } from '../util/platform.js';
 import { NuwaError } from '../errors.js';
 import type { JsonValue } from '../values/json.js';
 import { copyJson } from '../values/values.js';
@@ -15,12 +15,9 @@ import { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
 import type { ConfirmLevel, Logger, ToolContext } from './types.js';
 
-const consoleLogger: Logger = {
-  debug: () => {},
-  info: (message) => console.error(message),
-  warn: (message) => console.error(message),
-  error: (message) => console.error(message),
-};
+// Host code that makes a context itself reads what its tools print and log from nowhere: a library
+// writes nothing to the process's stdout or stderr (API.md v1.1).
+const quietLogger: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 /** A context bound to `session`, whose calls go through invokeTool like a script's. */
 export function createDetachedContext(registry: ToolCatalog, session: Session, toolName: string): ToolContext {
@@ -29,11 +26,11 @@ export function createDetachedContext(registry: ToolCatalog, session: Session, t
 }
 
 class DetachedHost implements CallHost {
-  readonly runId = randomUUID();
+  readonly runId = randomId();
   readonly signal: AbortSignal = new AbortController().signal;
   /** Nothing stops a detached context. */
   readonly stopped = false;
-  readonly logger = consoleLogger;
+  readonly logger = quietLogger;
   readonly sandbox = new Sandbox();
   readonly approve = undefined;
   /** Nobody to ask and no model: context.ask and context.llm fail with ToolExecutionError. */
@@ -62,8 +59,8 @@ class DetachedHost implements CallHost {
     },
   };
 
-  print(text: string): void {
-    process.stdout.write(`${text}\n`);
+  print(): void {
+    // printed nowhere: see quietLogger
   }
 
   beginCall(_tool: RegisteredTool | undefined, depth: number): void {

@@ -2,7 +2,7 @@
 // function calling (or that a host makes as an API call) through invokeTool, the one call path, so it
 // gets the same checks, approval policy, limits, events and state as a script's CALL. Unlike a script,
 // it never throws: every outcome is a ToolResult the host can hand back to the model.
-import { randomUUID } from 'node:crypto';
+import { randomId } from '../util/platform.js';
 import { isNuwaError, NuwaError, type ErrorKind } from '../errors.js';
 import type { EventListener } from '../events.js';
 import { resolveLimits } from './limits.js';
@@ -12,6 +12,7 @@ import type { JsonObject, JsonValue } from '../values/json.js';
 import { copyJson, NotJsonError } from '../values/values.js';
 import type { RegisteredTool } from './build.js';
 import { invokeTool } from './invoke.js';
+import type { CallerContext } from './call-host.js';
 import type { ToolCatalog } from './catalog.js';
 import { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
@@ -65,11 +66,16 @@ export interface ExecuteOptions {
   timeoutMs?: number;
   /** Receives the call's events (TOOLS.md §8). */
   onEvent?: EventListener;
+  /**
+   * The caller's own ids and logger (sdkwork's execute context): the tools of the call see them in
+   * their context in place of the call's own.
+   */
+  caller?: CallerContext;
 }
 
 /** The registry's defaults for execute (`new ToolRegistry(options)`): its approval policy and services. */
 export interface ExecuteDefaults extends Omit<ExecuteOptions, 'session' | 'signal'> {
-  /** Where a tool's context.print goes (default: process.stdout). */
+  /** Where a tool's context.print goes (default: nowhere). */
   print?: (line: string) => void;
   /** Where a tool's context.logger goes (default: warnings and errors to stderr). */
   logger?: Partial<Logger>;
@@ -124,7 +130,7 @@ export async function runCall(registry: ToolCatalog, defaults: ExecuteDefaults, 
   let toolName = typeof name === 'string' ? name : String(name);
   const finish = (outcome: { ok: true; data: JsonValue } | { ok: false; error: NuwaError }): CallOutcome => {
     const endTime = Date.now();
-    const executionId = run?.firstExecutionId ?? `${run?.runId ?? randomUUID()}:0`;
+    const executionId = run?.firstExecutionId ?? `${run?.runId ?? randomId()}:0`;
     return { ...outcome, tool, metadata: { executionId, toolName, startTime, endTime, duration: performance.now() - started } };
   };
   const failure = (kind: ErrorKind, message: string) => finish({ ok: false, error: new NuwaError(kind, message, tool ? { toolName: tool.name } : {}) });
@@ -161,7 +167,7 @@ function callRun(registry: ToolCatalog, defaults: ExecuteDefaults, options: Exec
     registry,
     session: options.session ?? registry.defaultSession,
     limits: resolveLimits({ timeoutMs: options.timeoutMs ?? defaults.timeoutMs }),
-    print: defaults.print ?? ((line) => void process.stdout.write(`${line}\n`)),
+    print: defaults.print ?? (() => {}),
     approve: options.approve ?? defaults.approve,
     ask: options.ask ?? defaults.ask,
     llm: options.llm ?? defaults.llm,
@@ -172,6 +178,7 @@ function callRun(registry: ToolCatalog, defaults: ExecuteDefaults, options: Exec
     fileName: undefined,
     signal: options.signal,
     noun: 'call',
+    caller: options.caller,
   });
 }
 

@@ -5,18 +5,17 @@
 //   execute, meta }))`, execute(input, context) answering with a result envelope.
 // The form is known from the call (a function as the second argument; an object made by defineTool),
 // and decides that the tool's return value is read as an envelope (envelope.ts).
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { openEnvelope } from './envelope.js';
+import { callerOf } from './context.js';
+import type { ToolSpec } from './build.js';
+import type { CallerContext } from './call-host.js';
 import type {
   ConfirmLevel,
   JsonSchemaObject,
-  Logger,
   StandardSchemaLike,
   ToolCategory,
   ToolContext,
-  ToolDefinition,
   ToolEnvelope,
-  ToolForm,
   ToolParameter,
   ToolSchema,
   ToolSource,
@@ -24,17 +23,6 @@ import type {
 import type { JsonObject } from '../values/json.js';
 
 /** A tool definition with what the registry keeps about the form it came in. */
-export interface ToolSpec extends ToolDefinition {
-  form: ToolForm;
-  /** sdkwork: the tool's id (`file-read`), by which `get(id)` and `execute` also find it. */
-  id?: string;
-  /** sdkwork: the human name (`File Read`) when it is not what CALL uses. */
-  title?: string;
-  /** sdkwork: the host's metadata, kept as given and returned by lookup. */
-  meta?: Readonly<Record<string, unknown>>;
-  /** sdkwork: the tool's version, kept as given. */
-  version?: string;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Plaited
@@ -76,24 +64,6 @@ export function fromPlaited(name: string, handler: PlaitedHandler, schema: Plait
  * agent the call is made for when its caller said (sdkwork's `execute(name, input, context)`).
  */
 export type DefinedToolContext = ToolContext & { readonly toolId: string; readonly agentId?: string };
-
-/**
- * What the caller of sdkwork's `execute(name, input, context)` passes on to the tools of the call:
- * they see these in their context in place of the call's own. (Carried with the call's async work:
- * the call path itself, shared by every kind of call, need not know of sdkwork.)
- */
-export interface SdkworkCaller {
-  executionId?: string;
-  agentId?: string;
-  sessionId?: string;
-  logger?: Logger;
-}
-const callers = new AsyncLocalStorage<SdkworkCaller>();
-
-/** Runs `call` (a function call through the registry) with the sdkwork caller's context. */
-export function asSdkworkCaller<T>(caller: SdkworkCaller, call: () => T): T {
-  return callers.run(caller, call);
-}
 
 export interface DefineToolSpec {
   /** Stable id, e.g. `file-read`; the tool is called as `file_read` when `name` is not an identifier. */
@@ -154,7 +124,7 @@ export function fromDefinedTool(tool: DefinedTool): ToolSpec {
     returns: tool.output ?? 'any',
     form: 'sdkwork',
     id,
-    execute: async (args, context) => openEnvelope(await run(args, withToolId(context, id, callers.getStore())), 'sdkwork-style'),
+    execute: async (args, context) => openEnvelope(await run(args, withToolId(context, id, callerOf(context))), 'sdkwork-style'),
   };
   if (typeof tool.name === 'string' && tool.name !== name) spec.title = tool.name;
   if (tool.meta !== undefined) spec.meta = tool.meta;
@@ -169,7 +139,7 @@ export function fromDefinedTool(tool: DefinedTool): ToolSpec {
  * proxy rather than a copy: the context's methods and getters run on the real context (bound to it),
  * so they keep working however the context keeps its state.
  */
-function withToolId(context: ToolContext, toolId: string, caller: SdkworkCaller | undefined): DefinedToolContext {
+function withToolId(context: ToolContext, toolId: string, caller: CallerContext | undefined): DefinedToolContext {
   const given: Record<PropertyKey, unknown> = { toolId };
   for (const key of ['executionId', 'agentId', 'sessionId', 'logger'] as const) {
     if (caller?.[key] !== undefined) given[key] = caller[key];

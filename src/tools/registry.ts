@@ -5,9 +5,10 @@
 // It knows nothing of how a call is carried out: invoke.ts does that, and imports the registry only
 // for its types; execute.ts and createToolContext (detached.ts) hand over to it.
 import type { JsonObject, JsonValue } from '../values/json.js';
-import { buildTool, checkName, type RegisteredTool } from './build.js';
+import { describeThrown } from '../util/foreign.js';
+import { buildTool, checkName, type RegisteredTool, type ToolSpec } from './build.js';
 import { checkExecuteOptions, executeCall, type ExecuteDefaults, type ExecuteOptions, type FunctionCall, type ToolResult } from './execute.js';
-import { fromDefinedTool, fromPlaited, isDefinedTool, type DefinedTool, type PlaitedHandler, type PlaitedSchema, type ToolSpec } from './forms.js';
+import { fromDefinedTool, fromPlaited, isDefinedTool, type DefinedTool, type PlaitedHandler, type PlaitedSchema } from './forms.js';
 import { exportedName, fromExportedName } from './names.js';
 import { ToolIndex, type SearchOptions, type SearchResult } from './search.js';
 import { Session } from './session.js';
@@ -250,8 +251,9 @@ export class ToolRegistry {
       try {
         listener(event);
       } catch (error) {
-        // The tool is registered either way; a broken listener is the host's to see, not a reason to fail.
-        process.emitWarning(`a registry ${type} listener threw: ${error instanceof Error ? error.message : String(error)}`, 'NuwaWarning');
+        // The tool is registered either way; a broken listener is the host's to see (through the
+        // registry's logger), not a reason to fail.
+        this.executeDefaults.logger?.warn?.(`a registry ${type} listener threw: ${describeThrown(error)}`);
       }
     }
   }

@@ -2,11 +2,11 @@
 // every tool call is counted against and announced through (the CallHost of call-host.ts). A
 // script's run hands it to the evaluator's closures as their first argument; function calling
 // (execute.ts) makes one per call.
-import { randomUUID } from 'node:crypto';
+import { nextTurn, randomId, utf8Length } from '../util/platform.js';
 import { NuwaError, type Position } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import { Waits } from './guard.js';
-import type { CallHost, CallSite } from './call-host.js';
+import type { CallerContext, CallHost, CallSite } from './call-host.js';
 import { executionIdOf } from './context.js';
 import type { RegisteredTool } from './build.js';
 import type { ToolCatalog } from './catalog.js';
@@ -51,6 +51,8 @@ export interface RunSettings {
   elapsedMs?: number;
   /** The run's id (default: a random UUID): a durable run keeps its own across processes. */
   runId?: string;
+  /** What the caller of a function call said of itself (CallHost.caller). */
+  caller?: CallerContext;
 }
 
 // Responsiveness (TOOLS.md §7). A script that never calls a tool would otherwise run to its end
@@ -78,6 +80,7 @@ export class Run implements CallHost {
   readonly startedAt: number;
   readonly journal: CallJournal | undefined;
   readonly pauseForApproval: boolean;
+  readonly caller: CallerContext | undefined;
   steps = 0;
   toolCalls = 0;
   /** The run is over: the contexts it handed out refuse callTool, print and setVar. */
@@ -110,7 +113,8 @@ export class Run implements CallHost {
   private firstCall: number | undefined;
 
   constructor(settings: RunSettings) {
-    this.runId = settings.runId ?? randomUUID();
+    this.runId = settings.runId ?? randomId();
+    this.caller = settings.caller;
     this.startedAt = performance.now() - (settings.elapsedMs ?? 0);
     this.journal = settings.journal;
     this.pauseForApproval = settings.pauseForApproval ?? false;
@@ -179,7 +183,7 @@ export class Run implements CallHost {
   /** Gives the event loop a turn (timers, signals, I/O), then goes on unless the run was stopped. */
   async yieldTurn(): Promise<void> {
     this.yieldDue = false;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     this.sliceEnd = performance.now() + SLICE_MS;
     if (this.haltError !== null) throw this.haltError.at(this.current, this.fileName);
   }
@@ -238,7 +242,7 @@ export class Run implements CallHost {
   // --- output -----------------------------------------------------------------------------------
   print(text: string, at?: Position): void {
     if (this.haltError !== null) throw this.haltError.at(at, this.fileName);
-    this.outputBytes += Buffer.byteLength(text, 'utf8') + 1;
+    this.outputBytes += utf8Length(text) + 1;
     if (this.outputBytes > this.limits.maxOutputBytes) {
       const error = new NuwaError('LimitExceededError', `the script printed more than maxOutputBytes (${this.limits.maxOutputBytes} bytes)`);
       this.stop(error);
@@ -318,21 +322,16 @@ function abortMessage(noun: string, reason: unknown): string {
 
 /**
  * The logger tools' context.logger writes to: the host's methods, each guarded (a logger that throws
- * or rejects changes nothing), and by default warnings and errors on stderr.
+ * or rejects changes nothing). A method the host does not give writes nowhere: a library writes
+ * nothing to the process's stdout or stderr (API.md v1.1), which may be a protocol's stream.
  */
 export function hostLogger(logger: Partial<Logger> | undefined): Logger {
-  const toStderr = (level: string) => (message: string) => void process.stderr.write(`nuwa ${level}: ${message}\n`);
   const noop = () => {};
-  const guarded = (method: ((message: string, meta?: unknown) => void) | undefined, fallback: (message: string) => void) => {
-    if (typeof method !== 'function') return fallback;
+  const guarded = (method: ((message: string, meta?: unknown) => void) | undefined) => {
+    if (typeof method !== 'function') return noop;
     return (message: string, meta?: unknown) => callHook(method.bind(logger), [message, meta], noop);
   };
-  return {
-    debug: guarded(logger?.debug, noop),
-    info: guarded(logger?.info, noop),
-    warn: guarded(logger?.warn, toStderr('warning')),
-    error: guarded(logger?.error, toStderr('error')),
-  };
+  return { debug: guarded(logger?.debug), info: guarded(logger?.info), warn: guarded(logger?.warn), error: guarded(logger?.error) };
 }
 
 /** A listener that throws (or rejects) must not break the run; its failure is logged instead. */

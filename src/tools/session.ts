@@ -1,7 +1,7 @@
 // A session: the key-value state that every tool of one host session shares (TOOLS.md §4). It
 // outlives a single script run, so several scripts (or REPL entries) can build on the same state.
 // Values are stored as independent copies; a tool changes stored state only through setState.
-import { randomUUID } from 'node:crypto';
+import { randomId } from '../util/platform.js';
 import type { JsonValue } from '../values/json.js';
 import { copyJson, fromJson, toDisplayString } from '../values/values.js';
 import { describeThrown, textOf } from '../util/foreign.js';
@@ -20,7 +20,7 @@ export class Session implements StateAccess {
   private readonly state = new Map<string, JsonValue>();
   private readonly metadata = new Map<string, StateMetadata>();
 
-  constructor(id: string = randomUUID()) {
+  constructor(id: string = randomId()) {
     this.id = id;
   }
 

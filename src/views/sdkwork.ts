@@ -11,9 +11,10 @@
 //   the NuwaError kind as its code (`ToolNotFoundError`, `ToolArgumentError`, `ToolDeniedError`, ...);
 // - the caller's context (executionId, agentId, sessionId, logger, signal) reaches the tool's context;
 // - `metadata` names the tool as sdkwork does: its id (`file-read`) and its name (`File Read`).
-import { randomUUID } from 'node:crypto';
+import { randomId } from '../util/platform.js';
 import { runCall, type ExecuteOptions } from '../tools/execute.js';
-import { asSdkworkCaller, defineTool, isDefinedTool, type DefinedTool, type DefineToolSpec, type SdkworkCaller } from '../tools/forms.js';
+import { defineTool, isDefinedTool, type DefinedTool, type DefineToolSpec } from '../tools/forms.js';
+import type { CallerContext } from '../tools/call-host.js';
 import type { RegisteredTool, ToolRegistry as NuwaToolRegistry } from '../tools/registry.js';
 import type { ConfirmLevel, JsonSchema, JsonSchemaObject, Logger, ToolCategory, ToolDefinition } from '../tools/types.js';
 
@@ -160,9 +161,9 @@ class SdkworkView implements SdkworkRegistry {
     const toolName = tool === undefined ? String(name) : (tool.title ?? tool.name);
     const refused = (message: string): ToolResult => {
       const endTime = Date.now();
-      return { success: false, error: { message, code: 'TypeError' }, metadata: { executionId: randomUUID(), toolId, toolName, startTime, endTime, duration: endTime - startTime } };
+      return { success: false, error: { message, code: 'TypeError' }, metadata: { executionId: randomId(), toolId, toolName, startTime, endTime, duration: endTime - startTime } };
     };
-    let caller: SdkworkCaller;
+    let caller: CallerContext;
     try {
       caller = callerOf(context);
     } catch (error) {
@@ -170,9 +171,9 @@ class SdkworkView implements SdkworkRegistry {
     }
     const signal = context?.signal;
     if (signal !== undefined && !(signal instanceof AbortSignal)) return refused('execute(name, input, context): context.signal must be an AbortSignal');
-    const callOptions = signal === undefined ? options : { ...options, signal };
+    const callOptions = { ...options, caller, ...(signal !== undefined && { signal }) };
 
-    const outcome = await asSdkworkCaller(caller, () => runCall(this.registry, this.registry.executeDefaults, tool?.name ?? name, input, callOptions));
+    const outcome = await runCall(this.registry, this.registry.executeDefaults, tool?.name ?? name, input, callOptions);
     const { startTime: began, endTime, duration, executionId } = outcome.metadata;
     const metadata: ToolExecutionMeta = { executionId: caller.executionId ?? executionId, toolId, toolName, startTime: began, endTime, duration };
     if (outcome.ok) return { success: true, data: outcome.data, metadata };
@@ -216,10 +217,10 @@ class SdkworkView implements SdkworkRegistry {
 }
 
 /** The parts of a caller's context that its tools see; throws a TypeError naming a bad one. */
-function callerOf(context: Partial<ToolExecutionContext> | undefined): SdkworkCaller {
+function callerOf(context: Partial<ToolExecutionContext> | undefined): CallerContext {
   if (context === undefined || context === null) return {};
   if (typeof context !== 'object') throw new TypeError('execute(name, input, context): context must be an object { executionId, agentId, sessionId, logger, signal }');
-  const caller: SdkworkCaller = {};
+  const caller: CallerContext = {};
   for (const key of ['executionId', 'agentId', 'sessionId'] as const) {
     const value = context[key];
     if (value === undefined) continue;

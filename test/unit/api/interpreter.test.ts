@@ -61,10 +61,11 @@ describe('Interpreter.run result', () => {
     expect(result.stats.steps).toBe(0);
   });
 
-  it('prints to process.stdout by default', async () => {
+  it('prints nothing to process.stdout by default: the lines are in the result (API.md v1.1)', async () => {
     const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    await new Interpreter(new ToolRegistry()).run('PRINT("to stdout")');
-    expect(write).toHaveBeenCalledWith('to stdout\n');
+    const result = await new Interpreter(new ToolRegistry()).run('PRINT("kept")');
+    expect(write).not.toHaveBeenCalled();
+    expect(result.output).toEqual(['kept']);
   });
 
   it('works with no registry at all', async () => {

@@ -10,6 +10,10 @@ import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolDefinition } from '../../../src/tools/types.js';
 import { failure } from '../../support/harness.js';
 import { tempDir } from '../../support/processes.js';
+import { installProviders } from '../../../src/providers/install.js';
+
+// registry.loadPlugin finds the module loader through the package's entry, which these tests bypass.
+installProviders();
 
 function setup(tools: ToolDefinition[], options: InterpreterOptions = {}) {
   const registry = new ToolRegistry();
