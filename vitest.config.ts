@@ -1,5 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** Test folders that need a Postgres server: they form the `postgres` project below. */
+const postgresTests = ['test/dbos/**/*.test.ts'];
 
 export default defineConfig({
   // `#chevrotain`, `#ajv` and `#ajv-formats` as Node 20.19+ resolves them (package.json "imports"):
@@ -12,9 +15,20 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['test/**/*.test.ts'],
     // End-to-end tests spawn bin/nuwa and real tool processes; give them room on a busy machine.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...postgresTests] },
+      },
+      {
+        // One throwaway Postgres cluster for these files (test/support/postgres.ts), started only
+        // when a file of this project runs: `npx vitest run test/unit` needs no server.
+        extends: true,
+        test: { name: 'postgres', include: postgresTests, globalSetup: ['test/support/postgres-setup.ts'] },
+      },
+    ],
   },
 });
