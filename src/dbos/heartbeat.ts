@@ -47,8 +47,14 @@ export class ExecutorHeartbeat {
 
   constructor(private readonly options: HeartbeatOptions) {}
 
-  /** Creates the table if needed, writes this worker's row, then beats (the first beat at once). */
+  /** Registers this worker, then beats every `heartbeatMs`, the first beat at once. */
   async start(): Promise<void> {
+    await this.register();
+    this.schedule(0);
+  }
+
+  /** Creates the table if needed and writes this worker's row. */
+  async register(): Promise<void> {
     const { pool, application, applicationVersion, executorId } = this.options;
     await ensureHeartbeatTable(pool);
     // A worker restarted under the same executor id takes its row back, with a fresh beat.
@@ -59,7 +65,6 @@ export class ExecutorHeartbeat {
        DO UPDATE SET application_version = EXCLUDED.application_version, beat_at = now(), started_at = now()`,
       [application, executorId, applicationVersion],
     );
-    this.schedule(0);
   }
 
   /** Stops beating and waits for a beat in progress. The row stays: silent, it is taken over later. */
