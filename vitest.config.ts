@@ -18,6 +18,8 @@ export default defineConfig({
     // End-to-end tests spawn bin/nuwa and real tool processes; give them room on a busy machine.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // DBOS.migrate (test/dbos) reports on the console, and takes no logger to be quiet.
+    onConsoleLog: (log) => !log.startsWith('Running DBOS system database migrations'),
     projects: [
       {
         extends: true,
