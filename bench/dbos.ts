@@ -32,7 +32,10 @@ function median(values: number[]): number {
 
 async function fresh(name: string) {
   const url = dbosUrl(await createDatabase(server.url, name));
-  await DBOS.migrate(url);
+  // DBOS.migrate announces itself with console.log and takes no logger; keep stdout for the figures.
+  const log = console.log;
+  console.log = () => undefined;
+  await DBOS.migrate(url).finally(() => (console.log = log));
   const client = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: name });
   return { url, client };
 }

@@ -69,6 +69,10 @@ export function enableTakeover(options: TakeoverOptions): void {
       if (executorId === 'local') {
         throw new NuwaError('TypeError', 'takeover needs each worker process to have its own DBOS executor id: DBOS.setConfig({ ..., executorID: workerExecutorId() }) or the DBOS__VMID environment variable');
       }
+      // Reached through DBOS's internal entry: a release that moves it must fail here, not silently never recover.
+      if (typeof executor.recoverPendingWorkflows !== 'function') {
+        throw new NuwaError('TypeError', 'this version of @dbos-inc/dbos-sdk has no recoverPendingWorkflows on its executor; takeover needs DBOS 5.3');
+      }
       pool = new pg.Pool({ connectionString: options.systemDatabaseUrl, max: 2 });
       // An idle connection's error (the server restarted) would otherwise crash the process; the next beat reconnects.
       pool.on('error', (error) => options.onEvent?.({ type: 'error', error }));
