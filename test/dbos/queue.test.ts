@@ -4,6 +4,7 @@
 // waits in DBOS.recv for an approval sent from another process, the timeout path, a decision sent
 // before the wait, and a decision for a run that does not exist.
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -38,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.destroy();
   await killAll(worker ? [worker] : []);
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 function enqueueToolRun(workflowID: string, input: ToolRunInput) {

@@ -4,6 +4,7 @@
 // other way of stopping: a worker frozen (SIGSTOP) past the takeover delay is taken over, and when it
 // wakes it finds itself superseded and exits instead of making the calls again.
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import { afterAll, afterEach, beforeAll, expect, inject, it } from 'vitest';
@@ -28,6 +29,7 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.destroy()));
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 async function connect(application: string): Promise<DBOSClient> {
