@@ -29,7 +29,13 @@ export default defineConfig({
         // One throwaway Postgres cluster for these files (test/support/postgres.ts), started only
         // when a file of this project runs: `npx vitest run test/unit` needs no server.
         extends: true,
-        test: { name: 'postgres', include: postgresTests, globalSetup: ['test/support/postgres-setup.ts'] },
+        test: {
+          name: 'postgres',
+          include: postgresTests,
+          globalSetup: ['test/support/postgres-setup.ts'],
+          // These files mostly wait on worker processes and the server: run them side by side.
+          maxWorkers: 4,
+        },
       },
     ],
   },
