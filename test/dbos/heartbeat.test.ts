@@ -25,8 +25,10 @@ interface Probe {
 }
 
 function worker(executorId: string, overrides: Partial<HeartbeatOptions> = {}): Probe {
-  const probe: Probe = { recovered: [], events: [], superseded: 0 } as unknown as Probe;
-  probe.heartbeat = new ExecutorHeartbeat({
+  const recovered: string[][] = [];
+  const events: TakeoverEvent[] = [];
+  const probe = { recovered, events, superseded: 0 } as Omit<Probe, 'heartbeat'> & { heartbeat?: ExecutorHeartbeat };
+  const heartbeat = new ExecutorHeartbeat({
     pool,
     application: 'app',
     applicationVersion: 'v1',
@@ -34,16 +36,16 @@ function worker(executorId: string, overrides: Partial<HeartbeatOptions> = {}): 
     heartbeatMs: 1_000,
     takeoverAfterMs: 60_000,
     recover: async (ids) => {
-      probe.recovered.push(ids);
+      recovered.push(ids);
       // Slow enough that two workers beating at once overlap in their takeover transactions.
       await new Promise((resolve) => setTimeout(resolve, 100));
       return ids.map((id) => `workflow-of-${id}`);
     },
     onSuperseded: () => probe.superseded++,
-    onEvent: (event) => probe.events.push(event),
+    onEvent: (event) => events.push(event),
     ...overrides,
   });
-  return probe;
+  return Object.assign(probe, { heartbeat });
 }
 
 /** Makes `executorId`'s last beat an hour old: to every other worker, it has stopped. */
