@@ -21,6 +21,9 @@ export const ERROR_KINDS = [
   'ToolDeniedError',
   'LimitExceededError',
   'AbortedError',
+  // Durable runs (DURABLE.md §2–3): a resumed run no longer matches its record; a run already driven elsewhere.
+  'ReplayError',
+  'ConflictError',
 ] as const;
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];

@@ -1,9 +1,18 @@
-// The public API of Nuwa (API.md), and nothing else.
-export { Interpreter } from './runtime/interpreter.js';
-export type { InterpreterOptions, RunOptions, RunResult, ScriptScope } from './runtime/interpreter.js';
+// The public API of Nuwa (API.md), and nothing else. The one thing it does besides exporting is to
+// tell the registry where the providers of tools outside the process are (loaded when first used).
+import { installProviders } from './providers/install.js';
+
+installProviders();
+
+export { Interpreter } from './api/interpreter.js';
+export type { InterpreterOptions, RunOptions, RunResult, ScriptScope, StartOptions, ResumeOptions, RecoverOptions, RunOutcome } from './api/types.js';
+export type { Checkpoint, CheckpointStatus } from './api/checkpoint.js';
+export type { RunStore, RunWriter, RunEntry, RunHeader, RunStatus, RunSummary, StoredRun, StoredResult, UnfinishedCall } from './api/store.js';
+export { MemoryRunStore } from './api/memory-store.js';
+export { FileRunStore } from './api/file-store.js';
+export type { CallOutcome, Decision, PendingCall, RecordedCall } from './tools/journal.js';
 export { ToolRegistry, createToolRegistry } from './tools/registry.js';
-export type { ExecutableOptions, ExecutablesLoaded, LoadFailure } from './providers/executables.js';
-export type { McpConnectOptions, McpConnection } from './providers/mcp-client.js';
+export type { ExecutableOptions, ExecutablesLoaded, LoadFailure, McpConnectOptions, McpConnection } from './tools/outside.js';
 export type { RegisteredTool, FunctionSchema, ToolRegistryOptions, RegistryEvent, RegistryEventType, RegistryListener } from './tools/registry.js';
 export type { FunctionCall, ToolResult, ToolResultMetadata, ExecuteOptions, ExecuteDefaults } from './tools/execute.js';
 export { toOpenAITools, toAnthropicTools } from './tools/function-calling.js';
@@ -24,9 +33,9 @@ export type { ApprovedPlan } from './check/approval.js';
 export { extractScript } from './syntax/extract.js';
 export { NuwaError, isNuwaError, ERROR_KINDS } from './errors.js';
 export type { ErrorKind, Position, SyntaxProblem } from './errors.js';
-export { DEFAULT_LIMITS } from './runtime/limits.js';
-export type { Limits } from './runtime/limits.js';
-export { BUILTIN_NAMES } from './runtime/builtins.js';
+export { DEFAULT_LIMITS } from './tools/limits.js';
+export type { Limits } from './tools/limits.js';
+export { BUILTIN_NAMES } from './syntax/functions.js';
 export type { NuwaEvent, EventType, EventListener, RunStats } from './events.js';
 export type { JsonValue, JsonObject } from './values/json.js';
 export type * from './tools/types.js';

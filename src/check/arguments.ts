@@ -11,6 +11,8 @@ import type { ConfirmLevel, JsonSchema, JsonSchemaObject, ToolCategory } from '.
 export interface CheckedTool {
   readonly name: string;
   readonly confirm: ConfirmLevel;
+  /** The level of one call, when it depends on the arguments (ToolDefinition.confirmFor). */
+  readonly confirmFor?: ((args: JsonObject) => ConfirmLevel) | undefined;
   readonly category: ToolCategory;
   readonly parametersSchema: JsonSchemaObject;
   readonly returnsSchema: JsonSchema;

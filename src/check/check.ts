@@ -62,7 +62,7 @@ export function plan(script: string | Program, tools: ToolCatalog, options: Plan
   if ('problems' in parsed) return { ok: false, problems: parsed.problems, calls: [], needsApproval: [], scriptHash: '' };
   const { problems, calls: reached } = analyseSafely(parsed.program, tools, options);
   const calls: PlannedCall[] = reached
-    .map(({ node, tool, maxCount }) => ({ tool: tool.name, confirm: tool.confirm, category: tool.category, line: node.line, column: node.column, maxCount }))
+    .map(({ node, tool, maxCount, confirm }) => ({ tool: tool.name, confirm, category: tool.category, line: node.line, column: node.column, maxCount }))
     .sort((a, b) => a.line - b.line || a.column - b.column);
 
   const levels = new Set(options.needsApproval ?? DEFAULT_APPROVAL_LEVELS);

@@ -12,14 +12,16 @@ import type { ErrorKind, Position } from '../errors.js';
 import { nameHint } from '../syntax/hints.js';
 import { arityError, BUILTINS, EFFECT_BUILTINS } from '../runtime/builtins.js';
 import { evaluateCalc } from '../runtime/calc.js';
-import { unknownFunction } from '../runtime/evaluator.js';
+import { compileSync, unknownFunction } from '../runtime/evaluator.js';
 import { invalidArgumentsMessage, unknownToolMessage } from '../tools/hints.js';
 import { didYouMean } from '../util/suggest.js';
 import { NuwaError } from '../errors.js';
-import { NuwaList, NuwaObject, objectOf, toJson } from '../values/values.js';
-import type { JsonValue } from '../values/json.js';
+import { NuwaList, NuwaObject, objectOf, setJsonKey, toJson } from '../values/values.js';
+import type { JsonObject, JsonValue } from '../values/json.js';
+import { confirmOf } from '../tools/build.js';
+import type { ConfirmLevel } from '../tools/types.js';
 import { Bindings, type Binding } from './bindings.js';
-import { certainArgumentProblems, type CheckedTool, type ToolCatalog } from './arguments.js';
+import { certainArgumentProblems, type CheckedTool, type StaticArgument, type ToolCatalog } from './arguments.js';
 import { always, binary, indexOf, logicalSide, memberOf, unary, type Finding } from './operations.js';
 import { ProblemList, type Problem, type WarningKind } from './problems.js';
 import {
@@ -31,6 +33,8 @@ export interface ReachableCall {
   node: A.CallExpression;
   tool: CheckedTool;
   maxCount: number | null;
+  /** The call's risk level: the tool's, or what its confirmFor answers when every argument is a literal. */
+  confirm: ConfirmLevel;
 }
 
 export interface Analysis {
@@ -44,6 +48,19 @@ export function analyse(program: A.Program, tools: ToolCatalog, variables: Itera
   return { problems: checker.problems.sorted(), calls: checker.calls };
 }
 
+
+/**
+ * The risk level a plan shows for a CALL. A tool whose level depends on its arguments (confirmFor)
+ * is judged on them only when every argument is a literal, so that the run sees exactly that call;
+ * otherwise the plan shows the tool's own level, the highest it can take.
+ */
+function plannedConfirm(tool: CheckedTool, args: readonly StaticArgument[]): ConfirmLevel {
+  if (tool.confirmFor === undefined || args.some((arg) => arg.value === undefined)) return tool.confirm;
+  const given: JsonObject = {};
+  for (const { key, value } of args) setJsonKey(given, key, value!);
+  // The validator fills the defaults in (the arguments passed certainArgumentProblems already).
+  return tool.validateArguments(given) === null ? confirmOf(tool, given) : tool.confirm;
+}
 
 /** A FOR body being checked: its loop variable and the variables it creates, not yet read. */
 interface LoopFrame {
@@ -444,7 +461,7 @@ class Checker {
       this.error('ToolArgumentError', invalidArgumentsMessage(tool.name, problems), node);
       return ANY; // the tool never runs: nothing to plan
     }
-    if (this.times !== 0) this.calls.push({ node, tool, maxCount: this.times });
+    if (this.times !== 0) this.calls.push({ node, tool, maxCount: this.times, confirm: plannedConfirm(tool, args) });
     return fromSchema(tool.returnsSchema, `the declared result of \`${tool.name}\``);
   }
 
@@ -479,7 +496,7 @@ class Checker {
     const result = ofTypes(NUMBER | BOOLEAN);
     if (!readable) return result;
     try {
-      const value = evaluateCalc(input.seal(), node, undefined as never);
+      const value = evaluateCalc(input.seal(), node, undefined as never, compileSync);
       return allKnown ? constant(value) : result;
     } catch (error) {
       if (error instanceof NuwaError && (allKnown || error.kind === 'CalcError')) this.error(error.kind, error.message, node);

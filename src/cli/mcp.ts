@@ -16,6 +16,10 @@ Options:
   --tools <module>          load tools from an ES module (repeatable)
   --tools-dir <dir>         load executable tools from a directory (repeatable)
   --mcp "<command> [args]"  load the tools of another MCP server (repeatable)
+  --std                     load the standard tools: files, HTTP, WebSocket, JSON, CSV, JSON Schema
+  --root <dir>              the folder the standard file tools work in (default: the current one)
+  --allow-net <hosts>       hosts (host or host:port) the standard network tools may reach,
+                            comma-separated (repeatable)
   --state <file.json>       initial session state: a JSON object of key → value
   -y, --yes                 approve every tool call that needs approval (otherwise they are denied)
   --timeout <ms>            wall-clock limit for each run_script run and each call

@@ -13,6 +13,10 @@ Options:
   --tools <module>          load tools from an ES module (repeatable)
   --tools-dir <dir>         load executable tools from a directory (repeatable)
   --mcp "<command> [args]"  load the tools of an MCP server started with that command (repeatable)
+  --std                     load the standard tools: files, HTTP, WebSocket, JSON, CSV, JSON Schema
+  --root <dir>              the folder the standard file tools work in (default: the current one)
+  --allow-net <hosts>       hosts (host or host:port) the standard network tools may reach,
+                            comma-separated (repeatable)
   --state <file.json>       include this session state (a JSON object of key → value)
   -h, --help                show this help
 `;

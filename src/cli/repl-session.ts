@@ -8,7 +8,7 @@
 import { NuwaError } from '../errors.js';
 import type { ExpressionStatement, Program, Statement } from '../syntax/ast.js';
 import { parse } from '../syntax/parse.js';
-import type { Interpreter } from '../runtime/interpreter.js';
+import type { Interpreter } from '../api/interpreter.js';
 import type { JsonValue } from '../values/json.js';
 import { setJsonKey } from '../values/values.js';
 

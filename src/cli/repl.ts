@@ -9,10 +9,10 @@ import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
 import { NuwaError } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
-import { Interpreter } from '../runtime/interpreter.js';
+import { Interpreter } from '../api/interpreter.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ApprovalHook } from '../tools/types.js';
-import type { Limits } from '../runtime/limits.js';
+import type { Limits } from '../tools/limits.js';
 import type { JsonValue } from '../values/json.js';
 import { describeThrown } from '../util/foreign.js';
 import { UsageError, type CliIO } from './io.js';
@@ -35,6 +35,10 @@ Options:
   --tools <module>          load tools from an ES module (repeatable)
   --tools-dir <dir>         load executable tools from a directory (repeatable)
   --mcp "<command> [args]"  load the tools of an MCP server started with that command (repeatable)
+  --std                     load the standard tools: files, HTTP, WebSocket, JSON, CSV, JSON Schema
+  --root <dir>              the folder the standard file tools work in (default: the current one)
+  --allow-net <hosts>       hosts (host or host:port) the standard network tools may reach,
+                            comma-separated (repeatable)
   --state <file.json>       initial session state: a JSON object of key → value
   --var name=<json>         an initial variable (repeatable; non-JSON text is a string)
   -y, --yes                 approve every tool call that needs approval (otherwise asked on the terminal)

@@ -4,7 +4,7 @@ import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { isNuwaError } from '../errors.js';
 import type { NuwaEvent, RunStats } from '../events.js';
-import { Interpreter } from '../runtime/interpreter.js';
+import { Interpreter } from '../api/interpreter.js';
 import { cliApproval } from './approve.js';
 import { UsageError, type CliIO, type Interruption } from './io.js';
 import type { JsonError } from './report.js';
@@ -24,6 +24,10 @@ Options:
   --tools <module>          load tools from an ES module (repeatable)
   --tools-dir <dir>         load executable tools from a directory (repeatable)
   --mcp "<command> [args]"  load the tools of an MCP server started with that command (repeatable)
+  --std                     load the standard tools: files, HTTP, WebSocket, JSON, CSV, JSON Schema
+  --root <dir>              the folder the standard file tools work in (default: the current one)
+  --allow-net <hosts>       hosts (host or host:port) the standard network tools may reach,
+                            comma-separated (repeatable)
   --state <file.json>       initial session state: a JSON object of key → value
   --var name=<json>         an initial script variable (repeatable; non-JSON text is a string)
   -y, --yes                 approve every tool call that needs approval

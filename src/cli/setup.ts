@@ -1,5 +1,5 @@
-// The options every tool-loading command shares (CLI.md): --tools, --tools-dir, --mcp, --state, --var
-// and the limits.
+// The options every tool-loading command shares (CLI.md): --tools, --tools-dir, --mcp, --std (with
+// --root and --allow-net), --state, --var and the limits.
 // Each problem is a UsageError (exit status 2) naming the option and what to write instead.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,9 +9,10 @@ import { copyJson, NotJsonError, setJsonKey } from '../values/values.js';
 import { describeThrown } from '../util/foreign.js';
 import { didYouMean } from '../util/suggest.js';
 import { splitCommandLine } from '../providers/command-line.js';
+import { installProviders } from '../providers/install.js';
 import { ToolLoadError } from '../providers/load-error.js';
-import type { LoadFailure } from '../providers/executables.js';
-import type { Limits } from '../runtime/limits.js';
+import type { LoadFailure } from '../tools/outside.js';
+import type { Limits } from '../tools/limits.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { UsageError, type CliIO } from './io.js';
 
@@ -25,6 +26,9 @@ export const SHARED_OPTIONS = {
   tools: { type: 'string', multiple: true },
   'tools-dir': { type: 'string', multiple: true },
   mcp: { type: 'string', multiple: true },
+  std: { type: 'boolean' },
+  root: { type: 'string' },
+  'allow-net': { type: 'string', multiple: true },
   state: { type: 'string' },
   var: { type: 'string', multiple: true },
   yes: { type: 'boolean', short: 'y' },
@@ -59,6 +63,9 @@ export interface SharedValues {
   tools?: string[];
   'tools-dir'?: string[];
   mcp?: string[];
+  std?: boolean;
+  root?: string;
+  'allow-net'?: string[];
   state?: string;
   var?: string[];
   timeout?: string;
@@ -81,7 +88,11 @@ export interface LoadedTools {
  * cannot load at all (a missing module or directory, an MCP server that does not start) is a
  * UsageError, after closing what was already started; a single bad file of a directory is a failure.
  */
+// The CLI loads tools from outside the process through the registry, as any host does.
+installProviders();
+
 export async function loadRegistry(values: SharedValues, io: CliIO): Promise<LoadedTools> {
+  const std = stdOptions(values, io.cwd);
   const registry = new ToolRegistry();
   const failures: LoadFailure[] = [];
   const connections: Array<{ close(): Promise<void> }> = [];
@@ -101,6 +112,7 @@ export async function loadRegistry(values: SharedValues, io: CliIO): Promise<Loa
   // The module loader is loaded only for --tools: `nuwa run` starts faster without it.
   let modules: typeof import('../providers/module.js') | undefined;
   try {
+    if (std !== undefined) await registerStd(registry, std);
     for (const specifier of values.tools ?? []) {
       modules ??= await import('../providers/module.js');
       await modules.loadToolModule(registry, specifier, io.cwd);
@@ -125,6 +137,33 @@ export async function loadRegistry(values: SharedValues, io: CliIO): Promise<Loa
     stopWatching?.();
   }
   return { registry, failures, close };
+}
+
+/**
+ * The options of the standard tools (--std, --root DIR, --allow-net HOSTS), or undefined without
+ * --std. --allow-net takes comma-separated hosts and may be repeated. --root or --allow-net without
+ * --std is a usage error: alone they would load nothing, and the script's calls would fail later.
+ */
+function stdOptions(values: SharedValues, cwd: string): { root: string; allowNet: string[] } | undefined {
+  const allowNet = (values['allow-net'] ?? []).flatMap((text) => text.split(',')).map((host) => host.trim()).filter((host) => host !== '');
+  if (!values.std) {
+    const given = values.root !== undefined ? '--root' : values['allow-net'] !== undefined ? '--allow-net' : undefined;
+    if (given) throw new UsageError(`${given} configures the standard tools: add --std to load them`);
+    return undefined;
+  }
+  return { root: path.resolve(cwd, values.root ?? '.'), allowNet };
+}
+
+/** Loads the standard tools (only now: a command without --std never loads `ws` or `csv-parse`). */
+async function registerStd(registry: ToolRegistry, options: { root: string; allowNet: string[] }): Promise<void> {
+  const { registerStdTools, StdOptionError } = await import('../std/index.js');
+  try {
+    registerStdTools(registry, options);
+  } catch (error) {
+    if (!(error instanceof StdOptionError)) throw error;
+    const flag = error.option === 'allowNet' ? '--allow-net' : `--${error.option}`;
+    throw new UsageError(`${flag}: ${error.problem}`);
+  }
 }
 
 /** `--mcp "<command> [args]"` → `{ command, args }` (quoting rules: src/providers/command-line.ts). */

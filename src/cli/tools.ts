@@ -9,7 +9,7 @@ import { firstSentence, parameterSummaries, typeText, type ParameterSummary } fr
 import type { ConfirmLevel } from '../tools/types.js';
 import { didYouMean } from '../util/suggest.js';
 import { UsageError, type CliIO } from './io.js';
-import type { LoadFailure } from '../providers/executables.js';
+import type { LoadFailure } from '../tools/outside.js';
 import { loadRegistry, parseCommandArgs, SHARED_OPTIONS } from './setup.js';
 
 export const TOOLS_HELP = `Usage: nuwa tools [<name>] [options]
@@ -21,6 +21,10 @@ Options:
   --tools <module>          load tools from an ES module (repeatable)
   --tools-dir <dir>         load executable tools from a directory (repeatable)
   --mcp "<command> [args]"  load the tools of an MCP server started with that command (repeatable)
+  --std                     load the standard tools: files, HTTP, WebSocket, JSON, CSV, JSON Schema
+  --root <dir>              the folder the standard file tools work in (default: the current one)
+  --allow-net <hosts>       hosts (host or host:port) the standard network tools may reach,
+                            comma-separated (repeatable)
   --search "<intent>"       rank the tools for what you want to do, with scores
   --json                    print JSON instead of text
   -h, --help                show this help
@@ -105,7 +109,7 @@ function listText(tools: RegisteredTool[], failures: LoadFailure[], paint: Paint
 function describeText(tool: RegisteredTool, paint: Paint): string {
   const lines = [paint.bold(tool.name), tool.description.trim(), ''];
   const facts: Array<[string, string]> = [
-    ['risk level', `${risk(tool.confirm, paint)(tool.confirm)} (${riskMeaning(tool.confirm)})`],
+    ['risk level', `${risk(tool.confirm, paint)(tool.confirm)} (${riskMeaning(tool.confirm)})${tool.confirmFor === undefined ? '' : '; lower for some calls, depending on their arguments'}`],
     ['category', tool.category],
     ['source', tool.source],
   ];

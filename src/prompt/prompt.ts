@@ -119,7 +119,8 @@ function toolLine(tool: RegisteredTool): string {
   });
   if (acceptsMore(tool)) parameters.push('...');
   const args = parameters.length === 0 ? '{}' : `{ ${parameters.join(', ')} }`;
-  const approval = tool.confirm === 'write' || tool.confirm === 'destructive' ? ` [asks approval: ${tool.confirm}]` : '';
+  // A level that depends on the arguments (confirmFor) is the highest the tool can take: some calls ask less.
+  const approval = tool.confirm === 'write' || tool.confirm === 'destructive' ? ` [${tool.confirmFor === undefined ? 'asks' : 'may ask'} approval: ${tool.confirm}]` : '';
   return `- ${tool.name} ${args} → ${typeText(tool.returnsSchema)}: ${clip(oneLine(tool.description), 300)}${approval}`;
 }
 

@@ -9,34 +9,9 @@ import path from 'node:path';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ConfirmLevel, ToolCategory, ToolContext, ToolDefinition } from '../tools/types.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
+import type { ExecutableOptions, ExecutablesLoaded, LoadFailure } from '../tools/outside.js';
 import { ToolLoadError } from './load-error.js';
 import { lastLines, runProcess, SpawnError, type ProcessOutcome } from './subprocess.js';
-
-export interface ExecutableOptions {
-  /** Per-call time limit for this directory's tools that set none themselves (default 30 s). */
-  timeoutMs?: number;
-  /** Added to (or overriding) the host's environment for every process. */
-  env?: Record<string, string>;
-  /** How long a `--tool-info` probe may take (default 5 s). */
-  probeTimeoutMs?: number;
-  /** Stops loading: running probes are killed, and loading rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** The most a call may print on stdout (default 4 MiB); more stops it with a ToolExecutionError. */
-  maxOutputBytes?: number;
-}
-
-/** A source of tools that failed to load: a file of a tools directory, or an MCP server's tool. */
-export interface LoadFailure {
-  source: string;
-  reason: string;
-}
-
-export interface ExecutablesLoaded {
-  /** The names of the tools registered. */
-  tools: string[];
-  /** Each file that looked like a tool but could not be loaded, and why. */
-  failures: LoadFailure[];
-}
 
 /** What a tool prints for `--tool-info`. */
 interface ToolInfo {

@@ -8,48 +8,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import path from 'node:path';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ConfirmLevel, ToolCategory, ToolContext, ToolDefinition } from '../tools/types.js';
+import type { ToolContext, ToolDefinition } from '../tools/types.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
-import type { LoadFailure } from './executables.js';
+import type { LoadFailure, McpConnectOptions, McpConnection } from '../tools/outside.js';
 import { confirmFromHints, errorText, resultValue, toIdentifier, type McpToolResult } from './mcp-mapping.js';
 import { ToolLoadError } from './load-error.js';
 import { lastLines } from './subprocess.js';
-
-export interface McpConnectOptions {
-  /** The program that starts the server (no shell: a path or a name looked up in PATH). */
-  command: string;
-  args?: string[];
-  /** Added to (or overriding) the host's environment. */
-  env?: Record<string, string>;
-  /** The toolset name; default: the name the server reports, made an identifier. */
-  name?: string;
-  cwd?: string;
-  /** Per-call time limit (default 60 s); on expiry the call is cancelled at the server. */
-  timeoutMs?: number;
-  /** The risk level of tools whose annotations give none (default `write`). */
-  confirm?: ConfirmLevel;
-  /** The category of the server's tools (default `custom`). */
-  category?: ToolCategory;
-  /** How long starting the server and listing its tools may take (default 60 s). */
-  startTimeoutMs?: number;
-  /** Stops connecting (the server is closed and connectMcp rejects). */
-  signal?: AbortSignal;
-}
-
-export interface McpConnection {
-  /** The toolset the server's tools are registered under (`<name>.<tool>`). */
-  readonly name: string;
-  /** The name and version the server reported. */
-  readonly server: { name: string; version: string };
-  /** The names of the tools registered. */
-  readonly tools: string[];
-  /** The server's tools that could not be registered, and why. */
-  readonly failures: LoadFailure[];
-  /** The server's process id (while it runs). */
-  readonly pid: number | null;
-  /** Stops the server and unregisters its tools. */
-  close(): Promise<void>;
-}
 
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
 const DEFAULT_START_TIMEOUT_MS = 60_000;

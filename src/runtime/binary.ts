@@ -6,7 +6,7 @@
 import type * as A from '../syntax/ast.js';
 import { equals, type Value } from '../values/values.js';
 import { BINARY_OPERATIONS } from './operators.js';
-import type { Run } from './run.js';
+import type { Run } from '../tools/run.js';
 import type { Scope } from './scope.js';
 
 type SyncEval = (rt: Run, scope: Scope) => Value;

@@ -9,6 +9,8 @@ export interface BuiltinHost {
   print(text: string, at: Position): void;
   /** The limits every value a built-in builds must respect, and the run's clock (`charge`). */
   readonly valueLimits: ValueLimits;
+  /** NOW(): the clock, or a durable run's recorded time when it replays. */
+  now(): number;
 }
 
 export interface Builtin {

@@ -7,8 +7,8 @@ import { NuwaError, type Position } from '../errors.js';
 import { tokenize } from '../syntax/lexer.js';
 import { parseExpressionTokens } from '../syntax/parser.js';
 import { didYouMean } from '../util/suggest.js';
-import { compileSync, type SyncEval } from './evaluator.js';
-import type { Run } from './run.js';
+import type { SyncEval } from './compiled.js';
+import type { Run } from '../tools/run.js';
 import { Scope } from './scope.js';
 import { describe, type Value } from '../values/values.js';
 
@@ -25,7 +25,11 @@ function calcError(message: string, at: Position): NuwaError {
   return new NuwaError('CalcError', message, at);
 }
 
-export function evaluateCalc(args: Value, node: A.CalcExpression, rt: Run): Value {
+/**
+ * `compile` turns the formula's expression into a closure (the evaluator's compileSync, passed in:
+ * the evaluator compiles CALC nodes into calls of this).
+ */
+export function evaluateCalc(args: Value, node: A.CalcExpression, rt: Run, compile: (node: A.Expression) => SyncEval): Value {
   if (!(args instanceof Map)) throw calcError('CALC expects { formula: "...", vars: { ... } }', node);
   for (const key of args.keys()) {
     if (key !== 'formula' && key !== 'vars') throw calcError(`CALC does not take \`${key}\`: it takes formula (text) and vars (an object)`, node);
@@ -37,7 +41,7 @@ export function evaluateCalc(args: Value, node: A.CalcExpression, rt: Run): Valu
   const vars = args.get('vars') ?? new Map<string, Value>();
   if (!(vars instanceof Map)) throw calcError(`CALC vars must be an object of names to numbers, got ${describe(vars)}`, node);
 
-  const compiled = compileFormula(formula);
+  const compiled = compileFormula(formula, compile);
   if (compiled instanceof NuwaError) throw calcError(compiled.message, node);
   const scope = new Scope(null);
   for (const { name, column } of compiled.names) {
@@ -62,16 +66,16 @@ export function evaluateCalc(args: Value, node: A.CalcExpression, rt: Run): Valu
   }
 }
 
-function compileFormula(formula: string): CompiledFormula | NuwaError {
+function compileFormula(formula: string, compile: (node: A.Expression) => SyncEval): CompiledFormula | NuwaError {
   const cached = formulas.get(formula);
   if (cached) return cached;
-  const compiled = buildFormula(formula);
+  const compiled = buildFormula(formula, compile);
   if (formulas.size >= MAX_CACHED_FORMULAS) formulas.clear();
   formulas.set(formula, compiled);
   return compiled;
 }
 
-function buildFormula(formula: string): CompiledFormula | NuwaError {
+function buildFormula(formula: string, compile: (node: A.Expression) => SyncEval): CompiledFormula | NuwaError {
   const at = (column: number, message: string) => new NuwaError('CalcError', `formula "${formula}", column ${column}: ${message}`);
   if (formula.includes('\n') || formula.includes('\r')) return at(1, 'a formula is a single line');
   const lexed = tokenize(formula, { expression: true });
@@ -85,7 +89,7 @@ function buildFormula(formula: string): CompiledFormula | NuwaError {
   const names: CompiledFormula['names'] = [];
   const problem = checkFormulaNode(parsed.expression, names);
   if (problem) return at(problem.column, problem.message);
-  return { evaluate: compileSync(parsed.expression), names };
+  return { evaluate: compile(parsed.expression), names };
 }
 
 /** Only arithmetic and comparisons are allowed in a formula. */

@@ -1,13 +1,14 @@
 // A script's CALL, compiled: its arguments made into the plain JSON object the tool gets, checked
-// against the run's limits as they are added, and the call handed to the run (Run.callTool), which
+// against the run's limits as they are added, and the call handed to the tool pipeline (callFromScript in script-call.ts), which
 // answers at once when the tool does (tools/invoke.ts).
 import type * as A from '../syntax/ast.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { checkTotals, MAX_VALUE_DEPTH, setJsonKey, toJson, type Value } from '../values/values.js';
 import { intern } from '../util/intern.js';
 import { Pending, type Waiting } from '../util/pending.js';
-import type { AsyncEval, Compiled } from './evaluator.js';
-import type { Run, ScriptCallSite } from './run.js';
+import type { AsyncEval, Compiled } from './compiled.js';
+import type { Run } from '../tools/run.js';
+import { callFromScript, type ScriptCallSite } from './script-call.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -65,11 +66,11 @@ export function compileToolCall(node: A.CallExpression, values: Compiled[]): { c
     // No await of our own: the tool's answer (or the promise of it) goes straight to `andThen`.
     const callWith: CallWith =
       only !== undefined
-        ? (rt, scope, andThen) => rt.callTool(tool, buildOne(rt, only(rt, scope)), node, scope, andThen)
+        ? (rt, scope, andThen) => callFromScript(rt, tool, buildOne(rt, only(rt, scope)), node, scope, andThen)
         : (rt, scope, andThen) => {
             const parts: Value[] = new Array(syncValues.length);
             for (let i = 0; i < syncValues.length; i++) parts[i] = syncValues[i]!(rt, scope);
-            return rt.callTool(tool, build(rt, parts), node, scope, andThen);
+            return callFromScript(rt, tool, build(rt, parts), node, scope, andThen);
           };
     // As a part of a bigger expression, whose closures await promises, a Pending becomes one.
     const evaluate: AsyncEval = (rt, scope) => {
@@ -86,7 +87,7 @@ export function compileToolCall(node: A.CallExpression, values: Compiled[]): { c
         const part = values[i]!;
         parts[i] = part.async !== null ? await part.async(rt, scope) : part.sync!(rt, scope);
       }
-      return (await rt.callTool(tool, build(rt, parts), node, scope, same)) as Value;
+      return (await callFromScript(rt, tool, build(rt, parts), node, scope, same)) as Value;
     },
   };
 }

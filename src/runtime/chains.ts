@@ -6,10 +6,10 @@
 // run time. Past SPINE_THRESHOLD links the evaluator compiles the chain here, as a loop over its
 // links; shorter chains keep the nested closures, which are faster.
 import type * as A from '../syntax/ast.js';
-import { compileExpression, evaluatePart, type Compiled } from './evaluator.js';
+import { evaluatePart, type Compiled } from './compiled.js';
 import { BINARY_OPERATIONS, decidedByLeft, indexInto, logicalOperand, member } from './operators.js';
 import type { Value } from '../values/values.js';
-import type { Run } from './run.js';
+import type { Run } from '../tools/run.js';
 
 const SPINE_THRESHOLD = 64;
 
@@ -42,17 +42,18 @@ interface SpineLink {
   operand: Compiled | null;
 }
 
-export function compileSpine(top: SpineNode): Compiled {
+/** `compile` compiles the chain's operands (the evaluator's compileExpression). */
+export function compileSpine(top: SpineNode, compile: (node: A.Expression) => Compiled): Compiled {
   const links: SpineLink[] = [];
   let base: A.Expression = top;
   for (let next = spineChild(base); next !== undefined; next = spineChild(base)) {
     const node = base as SpineNode;
     const operand = node.type === 'Binary' || node.type === 'Logical' ? node.right : node.type === 'Index' ? node.index : null;
-    links.push({ node, operand: operand === null ? null : compileExpression(operand) });
+    links.push({ node, operand: operand === null ? null : compile(operand) });
     base = next;
   }
   links.reverse(); // innermost (first applied) first
-  const start = compileExpression(base);
+  const start = compile(base);
   if (!top.hasCall) {
     const first = start.sync!;
     return {

@@ -9,40 +9,21 @@
 // gives the event loop once per time slice (Run.yieldDue), at a loop iteration or between statements.
 import type * as A from '../syntax/ast.js';
 import { NuwaError } from '../errors.js';
-import { undefinedVariableMessage, unknownFunctionMessage } from './hints.js';
+import { undefinedVariableMessage } from './hints.js';
+import { unknownFunctionMessage } from '../syntax/functions.js';
 import { arityError, BUILTINS, type Builtin } from './builtins.js';
 import { evaluateCalc } from './calc.js';
 import { compileBinary } from './binary.js';
 import { compileSpine, isLongSpine, type SpineNode } from './chains.js';
 import { compileToolCall, type CallWith } from './calls.js';
 import { BINARY_OPERATIONS, decidedByLeft, indexInto, logicalOperand, member, UNARY_OPERATIONS } from './operators.js';
-import type { Run, ScriptCallSite } from './run.js';
+import type { Run } from '../tools/run.js';
+import type { ScriptCallSite } from './script-call.js';
 import { follow, Pending, type Continuation, type Waiting } from '../util/pending.js';
 import { Scope } from './scope.js';
+import { evaluatePart, type AsyncEval, type Compiled, type Exec, type SyncEval } from './compiled.js';
 import { describe, NuwaList, NuwaObject, type Value } from '../values/values.js';
 import { intern } from '../util/intern.js';
-
-export type SyncEval = (rt: Run, scope: Scope) => Value;
-/**
- * An expression that may reach a CALL: its value, or a promise of it when it had to wait. (A tool
- * that returns a plain value answers at once, so a CALL costs a promise only when the tool does.)
- * A Value is never a Promise, so `instanceof Promise` tells the two apart.
- */
-export type AsyncEval = (rt: Run, scope: Scope) => Value | Promise<Value>;
-/** A compiled expression: exactly one of the two is set, chosen by the node's `hasCall`. */
-export interface Compiled {
-  sync: SyncEval | null;
-  async: AsyncEval | null;
-}
-
-/**
- * A compiled statement (or block, or program). It runs synchronously and returns undefined, or
- * returns a promise as soon as it must wait: for a tool, or for a turn of the event loop when the
- * run's time slice is spent (Run.yieldDue). Whoever ran it then continues on an async path from
- * that point. So a CALL-free stretch of script costs no promise, and a long one still lets timers,
- * signals and Ctrl-C in.
- */
-export type Exec = (rt: Run, scope: Scope) => Waiting | undefined;
 
 /** A compiled program. */
 export type CompiledProgram = Exec;
@@ -385,17 +366,8 @@ export function compileExpression(node: A.Expression): Compiled {
   return node.hasCall ? { sync: null, async: compileAsync(node) } : { sync: compileSync(node), async: null };
 }
 
-/**
- * Evaluates a part inside an async closure. Returning the sync value directly (not from an async
- * function) means `await evaluatePart(...)` on a sync part costs only the await itself; single parts use
- * the inline form `x.async ? await x.async(...) : x.sync!(...)`, which costs nothing when sync.
- */
-export function evaluatePart(part: Compiled, rt: Run, scope: Scope): Value | Promise<Value> {
-  return part.async !== null ? part.async(rt, scope) : part.sync!(rt, scope);
-}
-
 export function compileSync(node: A.Expression): SyncEval {
-  if (isLongSpine(node)) return compileSpine(node as SpineNode).sync!;
+  if (isLongSpine(node)) return compileSpine(node as SpineNode, compileExpression).sync!;
   switch (node.type) {
     case 'Literal': {
       const value = node.value;
@@ -444,7 +416,7 @@ export function compileSync(node: A.Expression): SyncEval {
     }
     case 'Calc': {
       const args = compileSync(node.arguments);
-      return (rt, scope) => evaluateCalc(args(rt, scope), node, rt);
+      return (rt, scope) => evaluateCalc(args(rt, scope), node, rt, compileSync);
     }
     case 'FunctionCall':
       return compileFunctionCall(node);
@@ -454,7 +426,7 @@ export function compileSync(node: A.Expression): SyncEval {
 }
 
 function compileAsync(node: A.Expression): AsyncEval {
-  if (isLongSpine(node)) return compileSpine(node as SpineNode).async!;
+  if (isLongSpine(node)) return compileSpine(node as SpineNode, compileExpression).async!;
   switch (node.type) {
     case 'List': {
       const elements = mapEach(node.elements, compileExpression);
@@ -513,7 +485,7 @@ function compileAsync(node: A.Expression): AsyncEval {
     }
     case 'Calc': {
       const args = compileAsync(node.arguments);
-      return async (rt, scope) => evaluateCalc(await args(rt, scope), node, rt);
+      return async (rt, scope) => evaluateCalc(await args(rt, scope), node, rt, compileSync);
     }
     case 'FunctionCall': {
       const builtin = BUILTINS.get(node.name);

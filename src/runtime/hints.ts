@@ -7,7 +7,7 @@ import type * as A from '../syntax/ast.js';
 import { childrenOf } from '../syntax/ast.js';
 import { builtinForMethod, expressionName, nameHint } from '../syntax/hints.js';
 import { didYouMean } from '../util/suggest.js';
-import { BUILTIN_NAMES, BUILTINS } from './builtins.js';
+import { BUILTINS } from './builtins.js';
 
 export interface NameContext {
   /** Names bound where the error happened, for "did you mean". */
@@ -29,20 +29,6 @@ export function undefinedVariableMessage(node: A.Variable, context: NameContext 
   const why = context.program && whereItIsSet(context.program, node);
   if (why) return why;
   return `${notDefined}: set it with LET ${name} = ... before reading it${didYouMean(name, context.visibleNames?.() ?? [])}`;
-}
-
-/** The message of an UnknownFunctionError for `name(...)`. */
-export function unknownFunctionMessage(name: string, isTool?: (name: string) => boolean): string {
-  const upper = name.toUpperCase();
-  let hint: string;
-  if (BUILTINS.has(upper)) hint = `: built-in names are uppercase: write \`${upper}\``;
-  else if (isTool?.(name)) hint = `: \`${name}\` is a tool: write CALL ${name} { ... }`;
-  else {
-    const method = builtinForMethod(name);
-    hint = method && BUILTINS.has(method) ? `: use ${method}(...)` : didYouMean(name, BUILTIN_NAMES);
-    if (hint === '' && isTool === undefined && name !== upper) hint = `: to call a tool write CALL ${name} { ... }`;
-  }
-  return `there is no function \`${name}\`${hint} (the built-ins are ${BUILTIN_NAMES.join(', ')}; tools are called with CALL name { ... })`;
 }
 
 /** `.length` on a list or string: point at LEN. Empty when there is nothing better to say. */

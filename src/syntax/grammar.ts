@@ -14,7 +14,7 @@ import * as T from './tokens.js';
 import { errorMessages } from './messages.js';
 import { anyCall, columnOf, emptyObject, falseValue, ifNode, lineOf, nullValue, numberValue, placeholder, placeholderStatement, standIn, stringValue, trueValue } from './nodes.js';
 import { expressionName, methodCallHint } from './hints.js';
-import { unknownFunctionMessage } from '../runtime/hints.js';
+import { unknownFunctionMessage } from './functions.js';
 import type { SyntaxProblem } from '../errors.js';
 
 export const MAX_REPETITION_RECOVERIES = 50;

@@ -2,6 +2,8 @@
 // message that says what to write instead, schemas normalised to JSON Schema (schema libraries
 // converted once, here) and compiled into validators, and the result frozen.
 import { KEYWORDS } from '../syntax/tokens.js';
+import type { JsonObject } from '../values/json.js';
+import { copyJson } from '../values/values.js';
 import type { ToolSpec } from './forms.js';
 import { parametersToSchema, returnsToSchema } from './schema.js';
 import { librarySchemaToJsonSchema } from './standard-schema.js';
@@ -26,8 +28,12 @@ export interface RegisteredTool {
   readonly returnsSchema: JsonSchema;
   readonly category: ToolCategory;
   readonly confirm: ConfirmLevel;
+  /** The level of one call when it depends on the arguments (read it through confirmOf). */
+  readonly confirmFor: ((args: JsonObject) => ConfirmLevel) | undefined;
   readonly keywords: readonly string[];
   readonly timeoutMs: number | undefined;
+  /** Calling it twice with the same arguments does what calling it once does (DURABLE.md §3). */
+  readonly idempotent: boolean;
   readonly source: ToolSource;
   /** The tool system whose form it was registered in (decides how its result is read). */
   readonly form: ToolForm;
@@ -71,8 +77,12 @@ export function buildTool(spec: ToolSpec): RegisteredTool {
   if (!CATEGORIES.includes(category)) throw new TypeError(`tool "${name}": category must be one of ${CATEGORIES.join(', ')}`);
   const confirm = spec.confirm ?? 'none';
   if (!CONFIRM_LEVELS.includes(confirm)) throw new TypeError(`tool "${name}": confirm must be one of ${CONFIRM_LEVELS.join(', ')}`);
+  const { confirmFor } = spec;
+  if (confirmFor !== undefined && typeof confirmFor !== 'function') throw new TypeError(`tool "${name}": confirmFor must be a function (args) => confirm level`);
   const { timeoutMs } = spec;
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0))) throw new TypeError(`tool "${name}": timeoutMs must be a positive number`);
+  const idempotent = spec.idempotent ?? false;
+  if (typeof idempotent !== 'boolean') throw new TypeError(`tool "${name}": idempotent must be true or false`);
   const source = spec.source ?? 'local';
   if (!SOURCES.includes(source)) throw new TypeError(`tool "${name}": source must be one of ${SOURCES.join(', ')}`);
   const keywords = spec.keywords ?? [];
@@ -98,8 +108,10 @@ export function buildTool(spec: ToolSpec): RegisteredTool {
     returnsSchema,
     category,
     confirm,
+    confirmFor,
     keywords: Object.freeze([...keywords]),
     timeoutMs,
+    idempotent,
     source,
     form: spec.form,
     id: spec.id,
@@ -109,6 +121,22 @@ export function buildTool(spec: ToolSpec): RegisteredTool {
     validateArguments: compileArgumentValidator(name, parametersSchema),
     checkResult: compileResultCheck(name, returns, returnsSchema),
   });
+}
+
+/**
+ * The risk level of one call with these (checked) arguments: the tool's `confirm`, unless its
+ * `confirmFor` answers a level for them. confirmFor is the host's code: it gets its own copy, and a
+ * throw or an answer that is not a level counts as `confirm` (the level the tool is listed with).
+ */
+export function confirmOf(tool: { readonly confirm: ConfirmLevel; readonly confirmFor?: ((args: JsonObject) => ConfirmLevel) | undefined }, args: JsonObject): ConfirmLevel {
+  const { confirmFor } = tool;
+  if (confirmFor === undefined) return tool.confirm;
+  try {
+    const level: unknown = confirmFor(copyJson(args) as JsonObject);
+    return typeof level === 'string' && (CONFIRM_LEVELS as readonly string[]).includes(level) ? (level as ConfirmLevel) : tool.confirm;
+  } catch {
+    return tool.confirm;
+  }
 }
 
 function frozenCopy<T>(value: T): T {

@@ -9,7 +9,7 @@ import { NuwaError } from '../errors.js';
 import type { JsonValue } from '../values/json.js';
 import { copyJson } from '../values/values.js';
 import { describeThrown, textOf } from '../util/foreign.js';
-import type { CallHost, CallSite, invokeTool } from './invoke.js';
+import type { CallHost, CallSite, Invoke } from './call-host.js';
 import type { Logger, StateMetadata, ToolContext } from './types.js';
 
 /**
@@ -28,16 +28,18 @@ export class CallContext implements ToolContext {
   readonly signal: AbortSignal;
   readonly #host: CallHost;
   readonly #site: CallSite;
-  readonly #invoke: typeof invokeTool;
+  readonly #invoke: Invoke;
   readonly #callNumber: number;
   #executionId: string | undefined;
   #logger: Logger | undefined;
+  /** How many calls the tool has started through this context: the `>n` of their callIds. */
+  #nestedCalls = 0;
 
   /**
    * `invoke` is invokeTool, passed in so that this module does not import the one that imports it;
    * `callNumber` numbers the call in its run (the executionId is made from it when read).
    */
-  constructor(host: CallHost, site: CallSite, toolName: string, callNumber: number, signal: AbortSignal, invoke: typeof invokeTool) {
+  constructor(host: CallHost, site: CallSite, toolName: string, callNumber: number, signal: AbortSignal, invoke: Invoke) {
     this.#host = host;
     this.#site = site;
     this.#invoke = invoke;
@@ -122,7 +124,8 @@ export class CallContext implements ToolContext {
     }
     if (copy === null || typeof copy !== 'object' || Array.isArray(copy)) throw new TypeError(`callTool("${name}"): the arguments must be an object`);
     const site = this.#site;
-    const nested: CallSite = { line: site.line, column: site.column, fileName: site.fileName, vars: site.vars, depth: (site.depth ?? 1) + 1 };
+    const callId = `${site.callId ?? 'call'}>${this.#nestedCalls++}`;
+    const nested: CallSite = { line: site.line, column: site.column, fileName: site.fileName, vars: site.vars, depth: (site.depth ?? 1) + 1, callId };
     return this.#invoke(this.#host, name, copy, nested, 'json') as Promise<JsonValue>;
   }
 

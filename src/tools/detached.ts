@@ -7,8 +7,10 @@ import type { JsonValue } from '../values/json.js';
 import { copyJson } from '../values/values.js';
 import { CallContext } from './context.js';
 import { Waits } from './guard.js';
-import { DEFAULT_MAX_CALL_DEPTH, invokeTool, type CallHost, type VariableAccess } from './invoke.js';
-import type { RegisteredTool, ToolRegistry } from './registry.js';
+import { DEFAULT_MAX_CALL_DEPTH, type CallHost, type VariableAccess } from './call-host.js';
+import { invokeTool } from './invoke.js';
+import type { RegisteredTool } from './build.js';
+import type { ToolCatalog } from './catalog.js';
 import { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
 import type { ConfirmLevel, Logger, ToolContext } from './types.js';
@@ -21,9 +23,9 @@ const consoleLogger: Logger = {
 };
 
 /** A context bound to `session`, whose calls go through invokeTool like a script's. */
-export function createDetachedContext(registry: ToolRegistry, session: Session, toolName: string): ToolContext {
+export function createDetachedContext(registry: ToolCatalog, session: Session, toolName: string): ToolContext {
   const host = new DetachedHost(registry, session);
-  return new CallContext(host, { vars: host.variables }, toolName, host.nextCallNumber(), host.signal, invokeTool);
+  return new CallContext(host, { vars: host.variables, callId: 'host' }, toolName, host.nextCallNumber(), host.signal, invokeTool);
 }
 
 class DetachedHost implements CallHost {
@@ -43,7 +45,7 @@ class DetachedHost implements CallHost {
   private readonly vars = new Map<string, JsonValue>();
 
   constructor(
-    readonly registry: ToolRegistry,
+    readonly registry: ToolCatalog,
     readonly session: Session,
   ) {}
 
@@ -61,7 +63,7 @@ class DetachedHost implements CallHost {
     process.stdout.write(`${text}\n`);
   }
 
-  beginCall(_tool: RegisteredTool, depth: number): void {
+  beginCall(_tool: RegisteredTool | undefined, depth: number): void {
     if (depth > DEFAULT_MAX_CALL_DEPTH) {
       throw new NuwaError('LimitExceededError', `tools called tools more than maxCallDepth (${DEFAULT_MAX_CALL_DEPTH}) levels deep`);
     }

@@ -5,14 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import { isNuwaError, type ErrorKind } from '../errors.js';
 import type { EventListener } from '../events.js';
-import { resolveLimits } from '../runtime/limits.js';
-import { hostLogger, Run } from '../runtime/run.js';
+import { resolveLimits } from './limits.js';
+import { hostLogger, Run } from './run.js';
 import { describeThrown } from '../util/foreign.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { copyJson, NotJsonError } from '../values/values.js';
 import type { RegisteredTool } from './build.js';
 import { invokeTool } from './invoke.js';
-import type { ToolRegistry } from './registry.js';
+import type { ToolCatalog } from './catalog.js';
 import { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
 import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
@@ -88,7 +88,7 @@ export function checkExecuteOptions(options: ExecuteDefaults & ExecuteOptions, w
 const sandboxes = new WeakMap<ExecuteDefaults, Sandbox>();
 
 /** Runs one call. Resolves to a ToolResult whatever happens; never rejects. */
-export async function executeCall(registry: ToolRegistry, defaults: ExecuteDefaults, name: unknown, input: unknown, options: ExecuteOptions | undefined): Promise<ToolResult> {
+export async function executeCall(registry: ToolCatalog, defaults: ExecuteDefaults, name: unknown, input: unknown, options: ExecuteOptions | undefined): Promise<ToolResult> {
   const startTime = Date.now();
   const started = performance.now();
   let run: Run | undefined;
@@ -124,7 +124,7 @@ export async function executeCall(registry: ToolRegistry, defaults: ExecuteDefau
  * The run around one function call: the same Run a script gets (policy, session, limits, time limit,
  * cancellation, events), with no script: it counts the tools the call reaches through callTool.
  */
-function callRun(registry: ToolRegistry, defaults: ExecuteDefaults, options: ExecuteOptions): Run {
+function callRun(registry: ToolCatalog, defaults: ExecuteDefaults, options: ExecuteOptions): Run {
   let sandbox = sandboxes.get(defaults);
   if (sandbox === undefined) sandboxes.set(defaults, (sandbox = new Sandbox(defaults.sandboxDir)));
   return new Run({

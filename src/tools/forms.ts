@@ -45,6 +45,7 @@ export interface PlaitedSchema {
   returns?: ToolSchema['returns'] | StandardSchemaLike;
   category?: ToolCategory;
   confirm?: ConfirmLevel;
+  confirmFor?: (args: JsonObject) => ConfirmLevel;
   keywords?: string[];
   timeoutMs?: number;
   source?: ToolSource;
@@ -77,6 +78,8 @@ export interface DefineToolSpec {
   description: string;
   category?: ToolCategory;
   confirm?: ConfirmLevel;
+  /** Nuwa's addition: the level of one call, from its arguments (ToolDefinition.confirmFor). */
+  confirmFor?: (input: JsonObject) => ConfirmLevel;
   /** JSON Schema of the input (or a Zod / Standard Schema object). */
   input?: JsonSchemaObject | StandardSchemaLike;
   /** JSON Schema of `data` in a successful result. */
@@ -130,7 +133,7 @@ export function fromDefinedTool(tool: DefinedTool): ToolSpec {
   };
   if (typeof tool.name === 'string' && tool.name !== name) spec.title = tool.name;
   if (tool.meta !== undefined) spec.meta = tool.meta;
-  for (const key of ['category', 'confirm', 'keywords', 'timeoutMs', 'source'] as const) {
+  for (const key of ['category', 'confirm', 'confirmFor', 'keywords', 'timeoutMs', 'source'] as const) {
     if (tool[key] !== undefined) (spec as unknown as Record<string, unknown>)[key] = tool[key];
   }
   return spec;

@@ -4,72 +4,19 @@
 //
 // A tool is foreign code: what it returns or throws is looked at only through the guarded helpers of
 // util/foreign.ts, read once, and what reaches the script is always our own copy, checked as copied.
-import { isNuwaError, NuwaError } from '../errors.js';
+import { isNuwaError, NuwaError, type Position } from '../errors.js';
 import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
-import { copyJson, fromJson, NuwaList, NuwaObject, toJson, type Value, type ValueLimits } from '../values/values.js';
+import { copyJson, fromJson, NuwaList, NuwaObject, toJson, type Value } from '../values/values.js';
 import { describeThrown, thenOf } from '../util/foreign.js';
 import { CallContext, executionIdOf } from './context.js';
+import { confirmOf, type RegisteredTool } from './build.js';
 import { asToolFailure } from './envelope.js';
 import { invalidArgumentsMessage, unknownToolMessage } from './hints.js';
-import type { RegisteredTool, ToolRegistry } from './registry.js';
-import type { Sandbox } from './sandbox.js';
-import type { Session } from './session.js';
-import type { Waits } from './guard.js';
+import type { CallHost, CallSite } from './call-host.js';
+import { safeToRepeat, type PendingCall, type RecordedCall } from './journal.js';
 import { Pending, type Continuation } from '../util/pending.js';
-import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
-
-/** How deep tools may call tools through context.callTool when the host sets no maxCallDepth. */
-export const DEFAULT_MAX_CALL_DEPTH = 32;
-
-/** What the run around a call provides: limits, output, approval, events, cancellation. */
-export interface CallHost {
-  readonly registry: ToolRegistry;
-  readonly session: Session;
-  /** Aborted when the run stops, with the NuwaError that stopped it as its reason. */
-  readonly signal: AbortSignal;
-  /** True once `signal` is aborted (read on every call: cheaper than the signal's own getter). */
-  readonly stopped: boolean;
-  readonly logger: Logger;
-  readonly sandbox: Sandbox;
-  /** The executionId of the run (script) the call belongs to. */
-  readonly runId: string;
-  readonly approve: ApprovalHook | undefined;
-  readonly needsApproval: ReadonlySet<ConfirmLevel>;
-  readonly emit: ((event: NuwaEvent) => void) | undefined;
-  /** True once the run is over: the contexts it handed out refuse callTool, print and setVar. */
-  readonly ended: boolean;
-  print(text: string): void;
-  /**
-   * Counts a call against the run's limits; throws LimitExceededError or AbortedError. `depth` is
-   * how deeply the call is nested: 1 for a script's CALL, one more for each context.callTool.
-   */
-  beginCall(tool: RegisteredTool, depth: number): void;
-  /** The waits for tools (and approvals) in flight, which a stopping run ends. */
-  readonly waits: Waits;
-  /** Numbers the calls of the run; a call's executionId is executionIdOf(runId, its number). */
-  nextCallNumber(): number;
-  /** True when a plan the host approved as a whole covers this call (it then asks no one). */
-  coveredByPlan?(tool: RegisteredTool, site: CallSite): boolean;
-  /** maxValueSize and maxStringLength for what tools return (the defaults when absent). */
-  readonly valueLimits?: ValueLimits;
-}
-
-/** The script's variables as a tool sees them (getVar / setVar). */
-export interface VariableAccess {
-  get(name: string): JsonValue | undefined;
-  set(name: string, value: JsonValue): void;
-}
-
-/** Where the call comes from: the CALL's position, its scope, and how deeply it is nested. */
-export interface CallSite {
-  line?: number;
-  column?: number;
-  fileName?: string;
-  vars?: VariableAccess;
-  /** 1 (the default) for a call made by a script or a host; one more for each context.callTool. */
-  depth?: number;
-}
+import type { ConfirmLevel } from './types.js';
 
 function positioned(error: NuwaError, site: CallSite): NuwaError {
   return error.at(site.line === undefined ? undefined : { line: site.line, column: site.column ?? 1 }, site.fileName);
@@ -120,6 +67,12 @@ export function callTool(
   form: 'value' | 'json',
   andThen: (result: Value | JsonValue, site: CallSite) => unknown = same,
 ): unknown {
+  const journal = host.journal;
+  if (journal !== undefined) {
+    // A durable run taken up again: a call it already made is answered from its record.
+    const recorded = journal.replayed(callIdOf(site), name, args, positionOf(site));
+    if (recorded !== undefined) return replay(host, recorded, site, form, andThen);
+  }
   const tool = host.registry.lookup(name);
   if (tool === undefined) {
     throw positioned(new NuwaError('ToolNotFoundError', unknownToolMessage(name, host.registry.names()), { toolName: name }), site);
@@ -132,10 +85,51 @@ export function callTool(
     throw positioned(error, site);
   }
 
-  if (host.needsApproval.has(tool.confirm)) {
-    return requireApproval(host, tool, args, site).then((approvedBy) => runTool(host, tool, name, args, site, form, approvedBy, andThen));
+  const confirm = tool.confirmFor === undefined ? tool.confirm : confirmOf(tool, args);
+  // A call that a process died in the middle of, and that may not be repeated blindly, waits for a
+  // person to say whether it happened (DURABLE.md §3), whatever the approval policy.
+  const uncertain = journal !== undefined && !safeToRepeat({ confirm, idempotent: tool.idempotent }) && journal.unfinished(callIdOf(site));
+  if (uncertain || host.needsApproval.has(confirm)) {
+    return requireApproval(host, tool, confirm, args, site, uncertain).then((approvedBy) => runTool(host, tool, name, args, site, form, approvedBy, andThen));
   }
   return runTool(host, tool, name, args, site, form, undefined, andThen);
+}
+
+/** A call's identity; the run's own calls always have one, a host's (registry.execute) `call`. */
+function callIdOf(site: CallSite): string {
+  return site.callId ?? 'call';
+}
+
+function positionOf(site: CallSite): Position | undefined {
+  return site.line === undefined ? undefined : { line: site.line, column: site.column ?? 1 };
+}
+
+/** Who let a call that needed approval go ahead. */
+type ApprovedBy = 'plan' | 'hook' | 'decision';
+
+/**
+ * A recorded call, answered from its record: counted like the call it was, announced as replayed,
+ * and neither invoked nor approved again.
+ */
+function replay(host: CallHost, recorded: RecordedCall, site: CallSite, form: 'value' | 'json', andThen: (result: Value | JsonValue, site: CallSite) => unknown): unknown {
+  const name = recorded.toolName;
+  try {
+    host.beginCall(undefined, site.depth ?? 1);
+  } catch (error) {
+    throw isRunStop(error) ? positioned(error, site) : error;
+  }
+  const callNumber = host.nextCallNumber();
+  const { outcome } = recorded;
+  // An approved plan is counted down as the first time: the calls it covered then, it covers again.
+  const tool = host.registry.lookup(name);
+  if (tool !== undefined && host.needsApproval.has(tool.confirm)) host.coveredByPlan?.(tool, site);
+  host.emit?.({
+    ...eventBase(host, callNumber, site, name, tool),
+    type: 'tool:replayed',
+    payload: 'value' in outcome ? outcome.value : outcome.error,
+  });
+  if ('error' in outcome) throw positioned(new NuwaError(outcome.error.kind, outcome.error.message, { toolName: name }), site);
+  return andThen(form === 'value' ? fromJson(outcome.value, host.valueLimits) : copyJson(outcome.value, host.valueLimits), site);
 }
 
 const same = <T>(value: T): T => value;
@@ -148,7 +142,7 @@ function runTool(
   args: JsonObject,
   site: CallSite,
   form: 'value' | 'json',
-  approvedBy: 'plan' | 'hook' | undefined,
+  approvedBy: ApprovedBy | undefined,
   andThen: (result: Value | JsonValue, site: CallSite) => unknown,
 ): unknown {
   try {
@@ -157,9 +151,33 @@ function runTool(
     throw isRunStop(error) ? positioned(error, site) : error;
   }
   const callNumber = host.nextCallNumber();
+  const kept = host.journal?.started(callIdOf(site), tool, args);
+  if (kept === undefined) return startTool(host, tool, name, args, site, form, approvedBy, andThen, callNumber);
+  // The record of what the call is about to do is kept before the tool runs (a durable store).
+  return kept.then(() => {
+    const answer = startTool(host, tool, name, args, site, form, approvedBy, andThen, callNumber);
+    return answer instanceof Pending ? answer.asPromise() : answer;
+  });
+}
+
+/** The tool invoked: announced, given its context and its signal, and its answer checked. */
+function startTool(
+  host: CallHost,
+  tool: RegisteredTool,
+  name: string,
+  args: JsonObject,
+  site: CallSite,
+  form: 'value' | 'json',
+  approvedBy: ApprovedBy | undefined,
+  andThen: (result: Value | JsonValue, site: CallSite) => unknown,
+  callNumber: number,
+): unknown {
   const emit = host.emit;
   const started = emit ? performance.now() : 0;
-  emit?.({ type: 'tool:invoking', executionId: executionIdOf(host.runId, callNumber), runId: host.runId, timestamp: Date.now(), toolName: name, args: copyJson(args) as JsonObject, ...(approvedBy && { approvedBy }) });
+  if (emit !== undefined) {
+    const payload = copyJson(args) as JsonObject;
+    emit({ ...eventBase(host, callNumber, site, name, tool), type: 'tool:invoking', args: payload, payload, ...(approvedBy && { approvedBy }) });
+  }
 
   // A tool with its own timeout gets its own signal, aborted by the run or by the timeout. (Not
   // AbortSignal.any: on Node 20 every signal it makes stays in memory for good.)
@@ -180,9 +198,10 @@ function runTool(
       return call.answer;
     }
     if (host.stopped) throw host.signal.reason;
+    if (emit !== undefined) emit({ ...eventBase(host, callNumber, site, name, tool), type: 'tool:invoked', payload: null });
   } catch (thrown) {
     unfollow?.();
-    throw failed(host, name, site, callNumber, started, toolController, thrown);
+    throw failed(host, tool, name, site, callNumber, started, toolController, thrown);
   }
   unfollow?.();
   return andThen(finish(host, tool, name, site, form, callNumber, started, raw), site);
@@ -234,6 +253,8 @@ class ToolCall implements Continuation {
 
   resume(raw: unknown): void {
     this.unfollow?.();
+    const { host, site, name, tool, callNumber } = this;
+    if (host.emit !== undefined) host.emit({ ...eventBase(host, callNumber, site, name, tool), type: 'tool:invoked', payload: null });
     let next: unknown;
     try {
       next = this.andThen(finish(this.host, this.tool, this.name, this.site, this.form, this.callNumber, this.started, raw), this.site);
@@ -246,16 +267,19 @@ class ToolCall implements Continuation {
 
   fail(thrown: unknown): void {
     this.unfollow?.();
-    this.answer.rejectWith(failed(this.host, this.name, this.site, this.callNumber, this.started, this.toolController, thrown));
+    this.answer.rejectWith(failed(this.host, this.tool, this.name, this.site, this.callNumber, this.started, this.toolController, thrown));
   }
 }
 
 /** The error a call ends with, announced: the run's own stop, or the tool's failure. */
-function failed(host: CallHost, name: string, site: CallSite, callNumber: number, started: number, toolController: AbortController | undefined, thrown: unknown): NuwaError {
+function failed(host: CallHost, tool: RegisteredTool, name: string, site: CallSite, callNumber: number, started: number, toolController: AbortController | undefined, thrown: unknown): NuwaError {
   // Stopped by cancellation, a limit or the tool's own timeout: the call was aborted, not failed.
   const stop = stopOf(host, toolController);
   const error = stop ?? executionError(name, thrown);
-  host.emit?.(failedEvent(host, executionIdOf(host.runId, callNumber), name, started, error, stop ? 'tool:aborted' : 'tool:failed'));
+  // An aborted call is not recorded: whether it did its work is unknown (after a crash, recover
+  // treats it as unfinished).
+  if (stop === undefined) host.journal?.finished(callIdOf(site), { error: { kind: error.kind, message: error.message } });
+  host.emit?.(failedEvent(host, tool, name, site, callNumber, started, error, stop ? 'tool:aborted' : 'tool:failed'));
   return positioned(error, site);
 }
 
@@ -269,16 +293,23 @@ function finish(host: CallHost, tool: RegisteredTool, name: string, site: CallSi
     result = form === 'value' ? fromJson(raw, host.valueLimits) : copyJson(raw, host.valueLimits);
   } catch (thrown) {
     const error = isRunStop(thrown) ? thrown : new NuwaError('ToolResultError', `tool \`${name}\` returned something that is not JSON: ${describeThrown(thrown)}`, { toolName: name });
-    emit?.(failedEvent(host, executionIdOf(host.runId, callNumber), name, started, error));
+    if (!isRunStop(thrown)) host.journal?.finished(callIdOf(site), { error: { kind: error.kind, message: error.message } });
+    emit?.(failedEvent(host, tool, name, site, callNumber, started, error));
     throw positioned(error, site);
   }
   const mismatch = form === 'value' ? checkValue(tool, result as Value) : tool.checkResult(result as JsonValue);
   if (mismatch !== null) {
     const error = new NuwaError('ToolResultError', `tool \`${name}\` returned the wrong type: ${mismatch}`, { toolName: name });
-    emit?.(failedEvent(host, executionIdOf(host.runId, callNumber), name, started, error));
+    host.journal?.finished(callIdOf(site), { error: { kind: error.kind, message: error.message } });
+    emit?.(failedEvent(host, tool, name, site, callNumber, started, error));
     throw positioned(error, site);
   }
-  emit?.({ type: 'tool:completed', executionId: executionIdOf(host.runId, callNumber), runId: host.runId, timestamp: Date.now(), toolName: name, duration: performance.now() - started });
+  const journal = host.journal;
+  if (journal !== undefined || emit !== undefined) {
+    const value = form === 'value' ? toJson(result as Value, host.valueLimits) : (result as JsonValue);
+    journal?.finished(callIdOf(site), { value });
+    emit?.({ ...eventBase(host, callNumber, site, name, tool), type: 'tool:completed', duration: performance.now() - started, payload: value });
+  }
   return result;
 }
 
@@ -332,34 +363,50 @@ function executionError(name: string, thrown: unknown): NuwaError {
   return error;
 }
 
-function failedEvent(host: CallHost, executionId: string, toolName: string, started: number, error: NuwaError, type: 'tool:failed' | 'tool:aborted' = 'tool:failed'): NuwaEvent {
+/** What every tool event says of its call (TOOLS.md §8). */
+function eventBase(host: CallHost, callNumber: number, site: CallSite, toolName: string, tool: RegisteredTool | undefined) {
   return {
-    type,
-    executionId,
+    executionId: executionIdOf(host.runId, callNumber),
     runId: host.runId,
     timestamp: Date.now(),
     toolName,
-    duration: performance.now() - started,
-    error: { kind: error.kind, message: error.message },
+    toolId: tool?.id ?? toolName,
+    callId: callIdOf(site),
   };
 }
 
-/** Resolves to who approved the call: the plan the host approved, or the approve hook. */
-async function requireApproval(host: CallHost, tool: RegisteredTool, args: JsonObject, site: CallSite): Promise<'plan' | 'hook'> {
+function failedEvent(host: CallHost, tool: RegisteredTool, toolName: string, site: CallSite, callNumber: number, started: number, error: NuwaError, type: 'tool:failed' | 'tool:aborted' = 'tool:failed'): NuwaEvent {
+  const described = { kind: error.kind, message: error.message };
+  return { ...eventBase(host, callNumber, site, toolName, tool), type, duration: performance.now() - started, error: described, payload: described };
+}
+
+/**
+ * Resolves to who let the call go ahead: the plan the host approved, a decision given on resume, or
+ * the approve hook. A durable run pauses here when the hook answers 'pause' (or, with
+ * `onApproval: 'pause'`, when there is none); `uncertain`: a call a dead process had started, which
+ * only a decision lets go ahead again.
+ */
+async function requireApproval(host: CallHost, tool: RegisteredTool, confirm: ConfirmLevel, args: JsonObject, site: CallSite, uncertain: boolean): Promise<ApprovedBy> {
+  const journal = host.journal;
+  const decision = journal?.decision(callIdOf(site));
+  if (decision !== undefined) {
+    if (decision === true) return 'decision';
+    deny(host, tool, confirm, args, site, uncertain ? 'it was not repeated: the run was recovered after a crash during it, and the host decided not to call it again' : 'the host denied it when the run was resumed');
+  }
+  if (uncertain) throw pause(host, tool, confirm, args, site, true);
   if (host.coveredByPlan?.(tool, site)) return 'plan';
-  let approved = false;
+  let answer: unknown = host.pauseForApproval === true && host.approve === undefined ? 'pause' : false;
   let why = 'no approval hook is configured';
   if (host.approve) {
     try {
       // Waited on like a tool: cancellation or the run's timeout end a hook that never answers.
-      const answer: unknown = host.approve({ toolName: tool.name, confirm: tool.confirm, category: tool.category, args: copyJson(args) as JsonObject });
+      const request = { toolName: tool.name, confirm, category: tool.category, args: copyJson(args) as JsonObject, callId: callIdOf(site) };
+      answer = host.approve(request);
       const then = thenOf(answer);
-      if (then === undefined) {
-        approved = answer === true;
-      } else {
+      if (then !== undefined) {
         const wait = host.waits.begin(answer, then, undefined, undefined);
         try {
-          approved = (await wait.promise) === true;
+          answer = await wait.promise;
         } finally {
           host.waits.end(wait);
         }
@@ -367,15 +414,44 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, args: JsonO
       why = 'the host did not approve it';
     } catch (error) {
       // A hook may refuse by throwing; its message is the reason the author sees.
+      answer = false;
       why = describeThrown(error);
     }
   }
   const stop = stopOf(host, undefined);
   if (stop) throw positioned(stop, site);
-  if (approved) return 'hook';
-  host.emit?.({ type: 'tool:denied', executionId: executionIdOf(host.runId, host.nextCallNumber()), runId: host.runId, timestamp: Date.now(), toolName: tool.name, confirm: tool.confirm });
-  throw positioned(
-    new NuwaError('ToolDeniedError', `the call to \`${tool.name}\` (a ${tool.confirm} action) was denied: ${why}`, { toolName: tool.name }),
-    site,
-  );
+  if (answer === true) return 'hook';
+  if (answer === 'pause') {
+    if (journal !== undefined) throw pause(host, tool, confirm, args, site, false);
+    why = "the approval hook answered 'pause', and only a durable run (interpreter.start) can pause";
+  }
+  deny(host, tool, confirm, args, site, why);
+}
+
+/** Denies the call: announced, recorded (a replay must deny it again without asking), and thrown. */
+function deny(host: CallHost, tool: RegisteredTool, confirm: ConfirmLevel, args: JsonObject, site: CallSite, why: string): never {
+  const error = new NuwaError('ToolDeniedError', `the call to \`${tool.name}\` (a ${confirm} action) was denied: ${why}`, { toolName: tool.name });
+  host.journal?.denied(callIdOf(site), tool.name, copyJson(args) as JsonObject, { error: { kind: error.kind, message: error.message } });
+  const callNumber = host.nextCallNumber();
+  if (host.emit !== undefined) host.emit({ ...eventBase(host, callNumber, site, tool.name, tool), type: 'tool:denied', confirm, payload: copyJson(args) as JsonObject });
+  throw positioned(error, site);
+}
+
+/** The durable run stops at this call until a host decides (DURABLE.md §2). */
+function pause(host: CallHost, tool: RegisteredTool, confirm: ConfirmLevel, args: JsonObject, site: CallSite, uncertain: boolean): NuwaError {
+  const at = positionOf(site) ?? { line: 0, column: 0 };
+  const pending: PendingCall = {
+    callId: callIdOf(site),
+    kind: 'approval',
+    toolName: tool.name,
+    confirm,
+    category: tool.category,
+    args: copyJson(args) as JsonObject,
+    line: at.line,
+    column: at.column,
+    ...(uncertain && { uncertain: true as const }),
+  };
+  const error = positioned(host.journal!.pause(pending), site);
+  host.pause?.(error);
+  return error;
 }

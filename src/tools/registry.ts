@@ -13,8 +13,7 @@ import { ToolIndex, type SearchOptions, type SearchResult } from './search.js';
 import { Session } from './session.js';
 import { createDetachedContext } from './detached.js';
 import type { Embedder, JsonSchemaObject, StateMetadata, ToolCategory, ToolContext, ToolDefinition, ToolFunction, ToolSchema, ToolSource } from './types.js';
-import type { ExecutableOptions, ExecutablesLoaded } from '../providers/executables.js';
-import type { McpConnectOptions, McpConnection } from '../providers/mcp-client.js';
+import { outsideProviders, type ExecutableOptions, type ExecutablesLoaded, type McpConnectOptions, type McpConnection } from './outside.js';
 
 export type { RegisteredTool } from './build.js';
 
@@ -237,18 +236,18 @@ export class ToolRegistry {
   }
 
   // --- tools outside the process (TOOLS.md §9) ------------------------------------------------
-  // The providers are imported on first use: a host that never spawns a process does not load
-  // them (nor the MCP SDK), and the registry itself knows nothing of processes.
+  // The providers are loaded on first use (tools/outside.ts): a host that never spawns a process
+  // does not load them (nor the MCP SDK), and the registry itself knows nothing of processes.
 
   /** Registers the executable tools of a directory; reports each file that failed, without stopping. */
   async loadExecutables(dir: string, options?: ExecutableOptions): Promise<ExecutablesLoaded> {
-    const { loadExecutables } = await import('../providers/executables.js');
+    const { loadExecutables } = await outsideProviders<ToolRegistry>('registry.loadExecutables').executables();
     return loadExecutables(this, dir, options);
   }
 
   /** Starts an MCP server (stdio) and registers its tools as `<server>.<tool>`; `close()` stops it. */
   async connectMcp(options: McpConnectOptions): Promise<McpConnection> {
-    const { connectMcp } = await import('../providers/mcp-client.js');
+    const { connectMcp } = await outsideProviders<ToolRegistry>('registry.connectMcp').mcp();
     return connectMcp(this, options);
   }
 

@@ -57,26 +57,37 @@ export class Sandbox {
   }
 
   resolvePath(relative: string): string {
-    if (typeof relative !== 'string' || relative === '') throw new Error('resolvePath needs a relative path');
-    if (relative.includes('\0')) throw new Error('a path cannot contain a NUL character');
-    if (path.isAbsolute(relative)) throw new Error(`"${relative}" is an absolute path: give a path relative to the sandbox directory`);
-    const root = realpathSync(this.dir);
-    const target = path.resolve(root, relative);
-    if (!isInside(root, target)) throw new Error(`"${relative}" leads outside the sandbox directory`);
-    // A symlink inside the sandbox may point outside it: check where the deepest existing part
-    // of the path really is.
-    // lstat, not exists: a dangling link must be found, not skipped.
-    let existing = target;
-    while (!lexists(existing)) existing = path.dirname(existing);
-    let real: string;
-    try {
-      real = realpathSync(existing);
-    } catch {
-      throw new Error(`"${relative}" goes through a symbolic link that points nowhere`);
-    }
-    if (!isInside(root, real)) throw new Error(`"${relative}" leads outside the sandbox directory (through a symbolic link)`);
-    return target;
+    return resolveInside(realpathSync(this.dir), relative, 'the sandbox directory');
   }
+}
+
+/**
+ * `relative` as a path inside `root` (a real path: no symlink in it), or an Error saying how it
+ * would escape: an absolute path, `..` out of it, a NUL, or a symbolic link (anywhere along the
+ * path, the last part included) whose target is outside. A path that does not exist yet is judged
+ * by the deepest part of it that does, so that a file about to be created cannot land outside
+ * through a linked parent folder. `where` names the folder in messages ("the sandbox directory").
+ * The standard tools' root (std/files.ts) is checked by the same function.
+ */
+export function resolveInside(root: string, relative: string, where: string): string {
+  if (typeof relative !== 'string' || relative === '') throw new Error('resolvePath needs a relative path');
+  if (relative.includes('\0')) throw new Error('a path cannot contain a NUL character');
+  if (path.isAbsolute(relative)) throw new Error(`"${relative}" is an absolute path: give a path relative to ${where}`);
+  const target = path.resolve(root, relative);
+  if (!isInside(root, target)) throw new Error(`"${relative}" leads outside ${where}`);
+  // A symlink inside the folder may point outside it: check where the deepest existing part
+  // of the path really is.
+  // lstat, not exists: a dangling link must be found, not skipped.
+  let existing = target;
+  while (!lexists(existing)) existing = path.dirname(existing);
+  let real: string;
+  try {
+    real = realpathSync(existing);
+  } catch {
+    throw new Error(`"${relative}" goes through a symbolic link that points nowhere`);
+  }
+  if (!isInside(root, real)) throw new Error(`"${relative}" leads outside ${where} (through a symbolic link)`);
+  return target;
 }
 
 function lexists(file: string): boolean {

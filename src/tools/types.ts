@@ -69,12 +69,25 @@ export interface ToolDefinition extends Omit<ToolSchema, 'parameters' | 'returns
   category?: ToolCategory;
   /** Risk level; `write` and `destructive` need the host's approval by default. */
   confirm?: ConfirmLevel;
+  /**
+   * The risk level of one call, when it depends on the call's arguments (`http.request`: read for
+   * GET, write otherwise). It gets a copy of the checked arguments, defaults filled in. `confirm`
+   * stays the level that listings show and that plans use for calls whose arguments are computed at
+   * run time: make it the highest level this can answer. An answer that is not a level, or a throw,
+   * counts as `confirm`.
+   */
+  confirmFor?: (args: JsonObject) => ConfirmLevel;
   /** Extra words for search. */
   keywords?: string[];
   /** Per-call time limit; exceeding it raises LimitExceededError and aborts the tool's signal. */
   timeoutMs?: number;
   /** Where the tool came from; providers set it, and it defaults to 'local'. */
   source?: ToolSource;
+  /**
+   * Calling it again with the same arguments does no more than calling it once: after a crash, a
+   * durable run calls it again without asking anyone (DURABLE.md §3). Default false.
+   */
+  idempotent?: boolean;
 }
 
 export interface StateMetadata {
@@ -128,8 +141,12 @@ export interface ApprovalRequest {
   confirm: ConfirmLevel;
   category: ToolCategory;
   args: JsonObject;
+  /** The call's identity (DURABLE.md §1): the key of a decision given on resume. */
+  callId: string;
 }
-export type ApprovalHook = (request: ApprovalRequest) => boolean | Promise<boolean>;
+/** true: go ahead; false: deny; 'pause': a durable run stops here until a host decides (DURABLE.md §2). */
+export type ApprovalAnswer = boolean | 'pause';
+export type ApprovalHook = (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>;
 
 /**
  * The result envelope of the tool systems Nuwa merges (Plaited handlers, sdkwork tools,

@@ -58,7 +58,8 @@ function withoutMetaKeywords(schema: JsonSchemaObject): JsonSchemaObject {
 const MAX_CACHED_VALIDATORS = 2000;
 const validators = new Map<string, ValidateFunction>();
 
-function compile(purpose: Purpose, toolName: string, schema: JsonSchema, what: string): ValidateFunction {
+/** Compiles `schema`; `subject` names it in errors (`tool "x": its parameters schema`). */
+function compile(purpose: Purpose, subject: string, schema: JsonSchema): ValidateFunction {
   const cleaned = typeof schema === 'object' ? withoutMetaKeywords(schema as JsonSchemaObject) : schema;
   const key = `${purpose === 'arguments' ? 'a' : 'r'}${JSON.stringify(cleaned)}`;
   const cached = validators.get(key);
@@ -70,8 +71,8 @@ function compile(purpose: Purpose, toolName: string, schema: JsonSchema, what: s
   } catch (error) {
     // Ajv compiles a schema into a function made from text: a host run with
     // --disallow-code-generation-from-strings cannot check JSON Schemas at all.
-    if (error instanceof EvalError) throw new TypeError(`tool "${toolName}": its ${what} schema cannot be checked in this host: validating a JSON Schema needs code generated from text (Ajv), which the host forbids`);
-    throw new TypeError(`tool "${toolName}": its ${what} schema is not a valid JSON Schema: ${(error as Error).message}`);
+    if (error instanceof EvalError) throw new TypeError(`${subject} cannot be checked in this host: validating a JSON Schema needs code generated from text (Ajv), which the host forbids`);
+    throw new TypeError(`${subject} is not a valid JSON Schema: ${(error as Error).message}`);
   } finally {
     if (typeof cleaned === 'object') ajv.removeSchema(cleaned);
   }
@@ -95,11 +96,11 @@ export function compileArgumentValidator(toolName: string, schema: JsonSchemaObj
   const required = new Set(schema.required ?? []);
   const accepted = Object.keys(properties);
   const flat = isFlat(schema);
-  let compiled: ValidateFunction | undefined = flat ? undefined : compile('arguments', toolName, schema, 'parameters');
+  let compiled: ValidateFunction | undefined = flat ? undefined : compile('arguments', `tool "${toolName}": its parameters schema`, schema);
 
   /** Ajv's verdict, coercing where that makes the arguments valid; the problems otherwise. */
   const validateFully = (args: JsonObject, nullProblems: ArgumentProblem[] | null): ArgumentProblem[] | null => {
-    const validate = (compiled ??= compile('arguments', toolName, schema, 'parameters'));
+    const validate = (compiled ??= compile('arguments', `tool "${toolName}": its parameters schema`, schema));
     if (validate(args)) return nullProblems;
     for (let round = 0; round < 8 && coerce(validate.errors ?? [], args); round++) {
       if (validate(args)) return nullProblems;
@@ -382,7 +383,7 @@ const NUWA_RESULT_CHECKS: Record<NuwaType, ResultCheck> = {
 export function compileResultCheck(toolName: string, returns: NuwaType | JsonSchema, schema: JsonSchema): ResultCheck {
   if (typeof returns === 'string') return NUWA_RESULT_CHECKS[returns];
   if (schema === true || (typeof schema === 'object' && Object.keys(schema).length === 0)) return NUWA_RESULT_CHECKS.any;
-  const validate = compile('results', toolName, schema, 'returns');
+  const validate = compile('results', `tool "${toolName}": its returns schema`, schema);
   return (value) => {
     if (validate(value)) return null;
     const details = (validate.errors ?? [])
@@ -390,5 +391,35 @@ export function compileResultCheck(toolName: string, returns: NuwaType | JsonSch
       .map((e) => `${e.instancePath ? `${displayPath(pointerSegments(e.instancePath))} ` : ''}${e.message ?? 'is invalid'}`)
       .join('; ');
     return `expected ${describeSchemaType(schema)}, received ${describeJson(value)} (${details})`;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data against a schema that comes with it
+
+/** One way a value fails a schema: where (`items[2].price`, '' for the value itself) and what. */
+export interface SchemaIssue {
+  path: string;
+  message: string;
+}
+
+/** Checks a value against the schema it was compiled from: its issues, none when it is valid. */
+export type SchemaCheck = (value: JsonValue) => SchemaIssue[];
+
+/**
+ * Compiles a schema given at run time (the standard tool data.validate) with the Ajv that checks
+ * results (no defaults, no coercion). An invalid schema throws a TypeError that says why.
+ */
+export function compileSchemaCheck(schema: JsonSchema): SchemaCheck {
+  const validate = compile('results', 'the schema', schema);
+  return (value) => {
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map((error) => {
+      const segments = pointerSegments(error.instancePath);
+      const params = error.params as Record<string, unknown>;
+      if (error.keyword === 'required') segments.push(String(params.missingProperty));
+      if (error.keyword === 'additionalProperties') segments.push(String(params.additionalProperty));
+      return { path: displayPath(segments), message: error.message ?? 'is invalid' };
+    });
   };
 }

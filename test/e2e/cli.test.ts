@@ -243,9 +243,10 @@ describe('nuwa run: errors', () => {
     const result = nuwa(['run', '-', '--tools', toolsList, '--trace', trace], { input: 'CALL greet { name: "a" }' });
     expect(result.status).toBe(0);
     const events = readFileSync(trace, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-    expect(events.map((e) => e.type)).toEqual(['script:started', 'tool:invoking', 'tool:completed', 'script:completed']);
-    expect(events[2].toolName).toBe('greet');
-    expect(typeof events[2].duration).toBe('number');
+    expect(events.map((e) => e.type)).toEqual(['script:started', 'tool:invoking', 'tool:invoked', 'tool:completed', 'script:completed']);
+    expect(events[3].toolName).toBe('greet');
+    expect(events[3].callId).toBe('1:1');
+    expect(typeof events[3].duration).toBe('number');
   });
 });
 
@@ -307,7 +308,7 @@ describe('nuwa run: hostile input ends in a NuwaError', () => {
 describe('nuwa: usage errors exit 2', () => {
   it.each([
     ['an unknown option', ['run', '-', '--frobnicate'], /^nuwa: unknown option `--frobnicate`\n/],
-    ['a misspelt option', ['run', '-', '--tool', 'x.mjs'], /unknown option `--tool`: did you mean `--tools` or `--tools-dir`\?/],
+    ['a misspelt option', ['run', '-', '--tool', 'x.mjs'], /unknown option `--tool`: did you mean `--tools`, `--root` or `--tools-dir`\?/],
     ["another command's option", ['check', '-', '--chek'], /unknown option `--chek`(?!: did you mean `--check`)/],
     ['a missing script file', ['run', 'no/such/file.nuwa'], /cannot read no\/such\/file\.nuwa: no such file/],
     ['no script at all', ['run'], /needs a script file/],

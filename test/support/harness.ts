@@ -1,5 +1,6 @@
 // Small helpers shared by the unit tests that drive the interpreter with hand-made tools.
-import { Interpreter, type InterpreterOptions } from '../../src/runtime/interpreter.js';
+import { Interpreter } from '../../src/api/interpreter.js';
+import type { InterpreterOptions } from '../../src/api/types.js';
 import { isNuwaError, type NuwaError } from '../../src/errors.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { ToolDefinition, ToolFunction } from '../../src/tools/types.js';

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { isNuwaError, type NuwaError } from '../../src/errors.js';
 import { loadToolModule } from '../../src/providers/module.js';
-import { Interpreter } from '../../src/runtime/interpreter.js';
+import { Interpreter } from '../../src/api/interpreter.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

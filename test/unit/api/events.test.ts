@@ -18,15 +18,16 @@ function setup(extraOptions: Partial<ConstructorParameters<typeof Interpreter>[1
 }
 
 describe('event order and content', () => {
-  it('a successful run: script:started, tool:invoking, tool:completed, script:completed', async () => {
+  it('a successful run: script:started, tool:invoking, tool:invoked, tool:completed, script:completed', async () => {
     const { interpreter, events, registry } = setup();
     const before = Date.now();
     await interpreter.run('LET a = CALL ok { v: [1] }', { fileName: 'plan.nuwa' });
     const after = Date.now();
-    expect(events.map((event) => event.type)).toEqual(['script:started', 'tool:invoking', 'tool:completed', 'script:completed']);
-    const [started, invoking, completed, done] = events as [
+    expect(events.map((event) => event.type)).toEqual(['script:started', 'tool:invoking', 'tool:invoked', 'tool:completed', 'script:completed']);
+    const [started, invoking, invoked, completed, done] = events as [
       Extract<NuwaEvent, { type: 'script:started' }>,
       Extract<NuwaEvent, { type: 'tool:invoking' }>,
+      Extract<NuwaEvent, { type: 'tool:invoked' }>,
       Extract<NuwaEvent, { type: 'tool:completed' }>,
       Extract<NuwaEvent, { type: 'script:completed' }>,
     ];
@@ -42,6 +43,10 @@ describe('event order and content', () => {
     expect(started.sessionId).toBe(registry.defaultSession.id);
     expect(done.executionId).toBe(started.executionId);
     expect(invoking).toMatchObject({ toolName: 'ok', args: { v: [1] } });
+    // Since v1.1 every tool event names the call (callId), the tool (toolId) and what it is about.
+    expect(invoking).toMatchObject({ callId: '1:9', toolId: 'ok', payload: { v: [1] } });
+    expect(invoked).toMatchObject({ callId: '1:9', toolId: 'ok', toolName: 'ok', executionId: invoking.executionId, payload: null });
+    expect(completed).toMatchObject({ callId: '1:9', toolId: 'ok', payload: { echoed: [1] } });
     expect(completed.toolName).toBe('ok');
     expect(completed.executionId).toBe(invoking.executionId);
     expect(invoking.executionId).not.toBe(started.executionId);
@@ -53,13 +58,14 @@ describe('event order and content', () => {
   it('a failing tool: tool:failed with the error, then script:failed with kind and position', async () => {
     const { interpreter, events } = setup();
     await failure(interpreter.run('LET a = CALL ok {}\nLET b = CALL bad {}\nLET c = CALL ok {}'));
-    expect(events.map((event) => event.type)).toEqual(['script:started', 'tool:invoking', 'tool:completed', 'tool:invoking', 'tool:failed', 'script:failed']);
-    const failed = events[4] as Extract<NuwaEvent, { type: 'tool:failed' }>;
+    expect(events.map((event) => event.type)).toEqual(['script:started', 'tool:invoking', 'tool:invoked', 'tool:completed', 'tool:invoking', 'tool:failed', 'script:failed']);
+    const failed = events[5] as Extract<NuwaEvent, { type: 'tool:failed' }>;
     expect(failed.toolName).toBe('bad');
-    expect(failed.executionId).toBe(events[3]!.executionId);
+    expect(failed.executionId).toBe(events[4]!.executionId);
     expect(failed.error).toEqual({ kind: 'ToolExecutionError', message: 'tool `bad` failed: broken tool' });
+    expect(failed).toMatchObject({ callId: '2:9', payload: failed.error });
     expect(failed.duration).toBeGreaterThanOrEqual(0);
-    const scriptFailed = events[5] as Extract<NuwaEvent, { type: 'script:failed' }>;
+    const scriptFailed = events[6] as Extract<NuwaEvent, { type: 'script:failed' }>;
     expect(scriptFailed.executionId).toBe(events[0]!.executionId);
     expect(scriptFailed.error).toMatchObject({ kind: 'ToolExecutionError', line: 2, column: 9 });
     expect(scriptFailed.stats.toolCalls).toBe(2);

@@ -42,6 +42,8 @@ describe('public API exports', () => {
         'ToolDeniedError',
         'LimitExceededError',
         'AbortedError',
+        'ReplayError',
+        'ConflictError',
       ].sort(),
     );
   });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPrompt } from '../../../src/prompt/prompt.js';
 import { BUILTINS } from '../../../src/runtime/builtins.js';
-import { Interpreter } from '../../../src/runtime/interpreter.js';
+import { Interpreter } from '../../../src/api/interpreter.js';
 import { parse } from '../../../src/syntax/parse.js';
 import { defineTool } from '../../../src/tools/forms.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';

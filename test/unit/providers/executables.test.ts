@@ -4,10 +4,14 @@ import { existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Interpreter } from '../../../src/runtime/interpreter.js';
+import { Interpreter } from '../../../src/api/interpreter.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { failure } from '../../support/harness.js';
 import { bashTool, isAlive, readPids, tempDir, waitFor, writeTool } from '../../support/processes.js';
+import { installProviders } from '../../../src/providers/install.js';
+
+// The registry finds its providers through the package's entry, which these tests bypass.
+installProviders();
 
 const examples = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../examples/tools');
 const anyArgs = { type: 'object', additionalProperties: true };

@@ -5,11 +5,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Interpreter } from '../../../src/runtime/interpreter.js';
+import { Interpreter } from '../../../src/api/interpreter.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
-import type { McpConnection, McpConnectOptions } from '../../../src/providers/mcp-client.js';
+import type { McpConnection, McpConnectOptions } from '../../../src/tools/outside.js';
 import { failure } from '../../support/harness.js';
 import { isAlive, tempDir, waitFor } from '../../support/processes.js';
+import { installProviders } from '../../../src/providers/install.js';
+
+// The registry finds its providers through the package's entry, which these tests bypass.
+installProviders();
 
 const server = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/mcp/server.mjs');
 const open: McpConnection[] = [];

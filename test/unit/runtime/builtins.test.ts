@@ -18,7 +18,7 @@ function value(x: unknown): Value {
 
 function host(limits: ValueLimits = DEFAULT_VALUE_LIMITS): BuiltinHost & { lines: Array<[string, Position]> } {
   const lines: Array<[string, Position]> = [];
-  return { lines, print: (text, where) => lines.push([text, where]), valueLimits: limits };
+  return { lines, print: (text, where) => lines.push([text, where]), valueLimits: limits, now: () => Date.now() };
 }
 
 /** Calls a built-in on test shorthand arguments; lists and objects come back as plain JSON. */

@@ -9,7 +9,7 @@ describe('NuwaError', () => {
         'SyntaxError', 'UndefinedVariableError', 'TypeError', 'DivisionByZeroError', 'MemberAccessError', 'IndexOutOfBoundsError',
         'InvalidConditionError', 'InvalidIterableError', 'UnknownFunctionError', 'FunctionArgumentError', 'CalcError',
         'ToolNotFoundError', 'ToolArgumentError', 'ToolExecutionError', 'ToolResultError', 'ToolDeniedError',
-        'LimitExceededError', 'AbortedError',
+        'LimitExceededError', 'AbortedError', 'ReplayError', 'ConflictError',
       ].sort(),
     );
   });

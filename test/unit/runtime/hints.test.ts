@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { Interpreter, NuwaError, ToolRegistry, parse } from '../../../src/index.js';
 import type * as A from '../../../src/syntax/ast.js';
-import { memberHint, undefinedVariableMessage, unknownFunctionMessage } from '../../../src/runtime/hints.js';
+import { memberHint, undefinedVariableMessage } from '../../../src/runtime/hints.js';
+import { unknownFunctionMessage } from '../../../src/syntax/functions.js';
 
 /** The message of the error running `source` raises (with a tool `get_weather` registered). */
 async function failure(source: string | A.Program): Promise<string> {

@@ -2,7 +2,8 @@
 // `needsApproval`), through Interpreter runs.
 import { describe, expect, it, vi } from 'vitest';
 import type { NuwaEvent } from '../../../src/events.js';
-import { Interpreter, type InterpreterOptions } from '../../../src/runtime/interpreter.js';
+import { Interpreter } from '../../../src/api/interpreter.js';
+import type { InterpreterOptions } from '../../../src/api/types.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ApprovalRequest, ConfirmLevel } from '../../../src/tools/types.js';
 import { failure } from '../../support/harness.js';
@@ -82,13 +83,13 @@ describe('with an approval hook', () => {
     expect(invoked).toEqual(['destructive']);
   });
 
-  it('asks with { toolName, confirm, category, args } (the checked arguments)', async () => {
+  it('asks with { toolName, confirm, category, args, callId } (the checked arguments)', async () => {
     const requests: ApprovalRequest[] = [];
     const { interpreter } = setup({ approve: (request) => (requests.push(request), true) });
     await interpreter.run('CALL write_tool { path: 42 } CALL destructive_tool {}');
     expect(requests).toEqual([
-      { toolName: 'write_tool', confirm: 'write', category: 'file', args: { path: '42' } },
-      { toolName: 'destructive_tool', confirm: 'destructive', category: 'file', args: {} },
+      { toolName: 'write_tool', confirm: 'write', category: 'file', args: { path: '42' }, callId: '1:1' },
+      { toolName: 'destructive_tool', confirm: 'destructive', category: 'file', args: {}, callId: '1:30' },
     ]);
   });
 

@@ -3,7 +3,7 @@
 // never becomes an unhandled rejection. The hostile cases run in a plain child host (no
 // unhandledRejection handler, capped memory, a kill timeout), where a regression is a crash.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, resolveLimits } from '../../../src/runtime/limits.js';
+import { DEFAULT_LIMITS, resolveLimits } from '../../../src/tools/limits.js';
 import { failure, setup, tool } from '../../support/harness.js';
 import { lastJson, runChild, src } from '../../support/child.js';
 

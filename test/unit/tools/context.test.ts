@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { NuwaError } from '../../../src/errors.js';
 import type { JsonValue } from '../../../src/values/json.js';
-import { Interpreter } from '../../../src/runtime/interpreter.js';
+import { Interpreter } from '../../../src/api/interpreter.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolContext, ToolFunction } from '../../../src/tools/types.js';
 import { failure, setup, tool } from '../../support/harness.js';
@@ -213,7 +213,8 @@ describe('callTool', () => {
     );
     expect((await interpreter.run('LET r = CALL outer {}')).variables.r).toBe('done');
     expect(approve).toHaveBeenCalledTimes(1);
-    expect(approve).toHaveBeenCalledWith({ toolName: 'inner', confirm: 'write', category: 'file', args: { path: 'x' } });
+    // A nested call's identity: its parent's, then the order the tool started its calls in.
+    expect(approve).toHaveBeenCalledWith({ toolName: 'inner', confirm: 'write', category: 'file', args: { path: 'x' }, callId: '1:9>0' });
   });
 
   it('counts toward maxToolCalls', async () => {

@@ -3,7 +3,7 @@
 // overrides over the registry's defaults, and the wire formats toOpenAITools / toAnthropicTools.
 import { describe, expect, it } from 'vitest';
 import type { NuwaEvent } from '../../../src/events.js';
-import { Interpreter } from '../../../src/runtime/interpreter.js';
+import { Interpreter } from '../../../src/api/interpreter.js';
 import { toAnthropicTools, toOpenAITools } from '../../../src/tools/function-calling.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolDefinition } from '../../../src/tools/types.js';
@@ -69,7 +69,7 @@ describe('execute: the two call shapes', () => {
     expect(metadata.endTime).toBeGreaterThanOrEqual(metadata.startTime);
     expect(metadata.duration).toBeGreaterThanOrEqual(0);
     // The same executionId as the call's events, so a host can join them.
-    expect(events.map((event) => event.executionId)).toEqual([metadata.executionId, metadata.executionId]);
+    expect(events.map((event) => event.executionId)).toEqual([metadata.executionId, metadata.executionId, metadata.executionId]);
   });
 });
 
@@ -186,7 +186,7 @@ describe('execute: policy, limits and cancellation', () => {
     const registry = new ToolRegistry({ approve: (request) => (requests.push(request), true) });
     registry.register(write());
     expect((await registry.execute('get_weather', { city: 'Paris' })).success).toBe(true);
-    expect(requests).toEqual([{ toolName: 'get_weather', confirm: 'write', category: 'custom', args: { city: 'Paris', days: 1 } }]);
+    expect(requests).toEqual([{ toolName: 'get_weather', confirm: 'write', category: 'custom', args: { city: 'Paris', days: 1 }, callId: 'call' }]);
     const denied = await registry.execute('get_weather', { city: 'Paris' }, { approve: async () => false });
     expect(denied).toMatchObject({ success: false, code: 'ToolDeniedError' });
     expect(denied.error).toMatch(/the host did not approve it/);
@@ -301,6 +301,8 @@ describe('execute: state and events', () => {
     expect(events.map((event) => [event.type, 'toolName' in event ? event.toolName : '']).flat()).toEqual([
       'tool:invoking',
       'get_weather',
+      'tool:invoked',
+      'get_weather',
       'tool:completed',
       'get_weather',
       'tool:invoking',
@@ -308,6 +310,8 @@ describe('execute: state and events', () => {
       'tool:failed',
       'broken',
     ]);
+    // A function call's identity is `call` (DURABLE.md §1: it stands nowhere in a script).
+    expect(events.every((event) => 'callId' in event && event.callId === 'call')).toBe(true);
   });
 
   it('a listener that throws does not change the result', async () => {

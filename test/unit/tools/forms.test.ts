@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Interpreter } from '../../../src/runtime/interpreter.js';
+import { Interpreter } from '../../../src/api/interpreter.js';
 import { defineTool, type DefinedToolContext } from '../../../src/tools/forms.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolEnvelope } from '../../../src/tools/types.js';

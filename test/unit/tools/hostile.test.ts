@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isNuwaError, NuwaError } from '../../../src/errors.js';
 import type { NuwaEvent } from '../../../src/events.js';
-import { Interpreter } from '../../../src/runtime/interpreter.js';
+import { Interpreter } from '../../../src/api/interpreter.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { ToolDefinition } from '../../../src/tools/types.js';
 import { describeThrown, textOf } from '../../../src/util/foreign.js';

@@ -2,7 +2,7 @@
 // registry.on, and tool:aborted in a run's event stream for a call stopped from outside the tool.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { NuwaEvent } from '../../../src/events.js';
-import { Interpreter } from '../../../src/runtime/interpreter.js';
+import { Interpreter } from '../../../src/api/interpreter.js';
 import { defineTool } from '../../../src/tools/forms.js';
 import { ToolRegistry, type RegistryEvent } from '../../../src/tools/registry.js';
 import { failure, tool } from '../../support/harness.js';

@@ -4,7 +4,7 @@ import { rmSync, statSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { isNuwaError, NuwaError } from '../../../src/errors.js';
 import type { JsonObject } from '../../../src/values/json.js';
-import { Interpreter } from '../../../src/runtime/interpreter.js';
+import { Interpreter } from '../../../src/api/interpreter.js';
 import { createToolRegistry, ToolRegistry } from '../../../src/tools/registry.js';
 import { Session } from '../../../src/tools/session.js';
 import type { ToolContext, ToolDefinition, ToolSchema } from '../../../src/tools/types.js';

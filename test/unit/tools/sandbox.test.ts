@@ -117,7 +117,7 @@ describe('Sandbox.dir', () => {
 
 describe('the default temporary directory is removed when no longer needed (issue 5.9)', () => {
   it('is made only when a tool asks, and dispose() removes it', async () => {
-    const { Interpreter } = await import('../../../src/runtime/interpreter.js');
+    const { Interpreter } = await import('../../../src/api/interpreter.js');
     const { setup, tool } = await import('../../support/harness.js');
     let dir = '';
     const { interpreter } = setup([tool('where', (_args, context) => (dir = context.sandboxDir))]);

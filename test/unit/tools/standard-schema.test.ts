@@ -3,7 +3,7 @@
 // validator, so coercion, defaults and messages are those of the same schema written as JSON Schema.
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { Interpreter } from '../../../src/runtime/interpreter.js';
+import { Interpreter } from '../../../src/api/interpreter.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { librarySchemaToJsonSchema } from '../../../src/tools/standard-schema.js';
 import type { JsonSchemaObject, StandardSchemaLike, ToolDefinition } from '../../../src/tools/types.js';

@@ -1,0 +1,297 @@
+// The Interpreter (API.md): runs scripts against a registry, with a session, limits, an approval
+// policy, events and output routing. Each run gets its own Run state; the compiled program is
+// cached per AST, so running one parsed script many times compiles it once.
+import { NuwaError, isNuwaError } from '../errors.js';
+import type { RunStats } from '../events.js';
+import type { JsonValue } from '../values/json.js';
+import type { Program } from '../syntax/ast.js';
+import { parse } from '../syntax/parse.js';
+import { Sandbox } from '../tools/sandbox.js';
+import type { Session } from '../tools/session.js';
+import { ToolRegistry } from '../tools/registry.js';
+import type { ConfirmLevel, Logger } from '../tools/types.js';
+import { compileProgram } from '../runtime/evaluator.js';
+import { resolveLimits } from '../tools/limits.js';
+import { hostLogger, Run } from '../tools/run.js';
+import { Scope } from '../runtime/scope.js';
+import { PlanBudget } from '../check/approval.js';
+import { plan as planScript, type Plan, type PlanOptions } from '../check/check.js';
+import { charsIn, checkTotals, fromJson, itemsIn, setJsonKey, toJson, type Value, type ValueLimits } from '../values/values.js';
+import { callHook, describeThrown } from '../util/foreign.js';
+import type { InterpreterOptions, RecoverOptions, ResumeOptions, RunOptions, RunOutcome, RunResult, ScriptScope, StartOptions } from './types.js';
+import { recoverRun, resumeRun, startRun, type DurableHost, type DurableRunSettings, type ScriptEnd } from './durable.js';
+import type { Checkpoint } from './checkpoint.js';
+
+
+const DEFAULT_APPROVAL_LEVELS: ConfirmLevel[] = ['write', 'destructive'];
+
+export class Interpreter {
+  readonly registry: ToolRegistry;
+  private readonly options: InterpreterOptions;
+  private readonly sandbox: Sandbox;
+  private readonly logger: Logger;
+  private readonly needsApproval: ReadonlySet<ConfirmLevel>;
+
+  constructor(registry: ToolRegistry = new ToolRegistry(), options: InterpreterOptions = {}) {
+    if (!(registry instanceof ToolRegistry)) throw new TypeError('new Interpreter(registry, options): registry must be a ToolRegistry');
+    this.registry = registry;
+    this.options = options;
+    resolveLimits(options.limits); // reject bad limits now, not at the first run
+    this.sandbox = new Sandbox(options.sandboxDir);
+    this.logger = hostLogger(options.logger);
+    this.needsApproval = new Set(options.needsApproval ?? DEFAULT_APPROVAL_LEVELS);
+  }
+
+  get session(): Session {
+    return this.options.session ?? this.registry.defaultSession;
+  }
+
+  /** Runs a script (source text or a parsed AST). Rejects with a NuwaError. */
+  async run(script: string | Program, options: RunOptions = {}): Promise<RunResult> {
+    const ended = await this.runScript(script, options, undefined);
+    if (ended.ok) return ended.result;
+    if (ended.paused) throw new NuwaError('TypeError', 'internal: a run without a journal paused');
+    throw ended.error;
+  }
+
+  /**
+   * A run of the script, however it ends: run() and the durable runs (durable.ts) share it. With a
+   * journal the run is durable: its calls are recorded (and replayed from the record), and a call
+   * waiting for a decision pauses it (`paused`).
+   */
+  private async runScript(script: string | Program, options: RunOptions, durable: DurableRunSettings | undefined): Promise<ScriptEnd> {
+    const { fileName } = options;
+    const run = new Run({
+      registry: this.registry,
+      session: this.session,
+      limits: resolveLimits(this.options.limits),
+      print: this.options.print ?? ((line) => process.stdout.write(`${line}\n`)),
+      approve: this.options.approve,
+      needsApproval: this.needsApproval,
+      onEvent: this.options.onEvent,
+      logger: this.logger,
+      sandbox: this.sandbox,
+      fileName,
+      signal: options.signal,
+      ...(durable && { runId: durable.runId, journal: durable.journal, elapsedMs: durable.elapsedMs, pauseForApproval: this.options.onApproval === 'pause' }),
+    });
+    durable?.journal.countPrintedBy(() => run.output.length);
+    // Without the run's clock: the variables are read after the run stopped too (for the error report).
+    const { maxValueSize, maxStringLength } = run.valueLimits;
+    const top = new Scope(null, null, null, { maxValueSize, maxStringLength });
+    const limits: ValueLimits = { maxValueSize, maxStringLength };
+    const variablesNow = (partial?: boolean) => jsonVariables(scopeVariables(top, limits, partial), limits);
+    const stats = (): RunStats => ({ steps: run.steps, toolCalls: run.toolCalls, durationMs: run.durationMs });
+    run.emit?.({ type: 'script:started', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName });
+    try {
+      bindInitialVariables(top, options.variables, run.valueLimits);
+      const program = typeof script === 'string' ? parse(script, { fileName }) : checkProgram(script);
+      if (options.approvedPlan !== undefined) run.usePlan(PlanBudget.of(options.approvedPlan, program));
+      // Parsing counts toward the run's time: a long parse may have spent the deadline or the slice.
+      const parsed = run.checkpoint();
+      if (parsed !== undefined) await parsed;
+      const pending = compileProgram(program)(run, top);
+      if (pending !== undefined) await pending;
+      const variables = scopeVariables(top, limits);
+      const result = resultOf(() => jsonVariables(variables, limits), run.output, stats());
+      // A tool may have swallowed the pause of a call it made: the run still waits there.
+      if (durable !== undefined && durable.journal.pending.length > 0) return this.paused(run, durable, stats());
+      run.emit?.({ type: 'script:completed', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName, stats: result.stats });
+      return { ok: true, result, output: run.output };
+    } catch (thrown) {
+      if (durable !== undefined && durable.journal.pending.length > 0) return this.paused(run, durable, stats());
+      const error = asNuwaError(thrown).at(run.current, fileName);
+      error.variables = safeVariables(() => variablesNow(true));
+      run.emit?.({
+        type: 'script:failed',
+        executionId: run.runId,
+        timestamp: Date.now(),
+        sessionId: run.session.id,
+        fileName,
+        stats: stats(),
+        error: { kind: error.kind, message: error.message, line: error.line, column: error.column },
+      });
+      return { ok: false, error, stats: stats(), output: run.output };
+    } finally {
+      run.finish();
+    }
+  }
+
+  private paused(run: Run, durable: DurableRunSettings, stats: RunStats): ScriptEnd {
+    run.emit?.({ type: 'run:paused', executionId: run.runId, timestamp: Date.now(), runId: durable.runId, pending: [...durable.journal.pending] });
+    return { ok: false, paused: true, stats, output: run.output, state: run.session.toJSON() };
+  }
+
+  /**
+   * Starts a durable run (DURABLE.md §2): like run(), but a call that needs a decision (the approve
+   * hook answers 'pause', or `onApproval: 'pause'`) pauses it, and the outcome's checkpoint resumes it
+   * later, in this process or another. With a store, the run is recorded as it goes (recover()).
+   */
+  start(source: string, options: StartOptions = {}): Promise<RunOutcome> {
+    return startRun(this.durableHost, source, options);
+  }
+
+  /** Resumes a paused run from its checkpoint, with the host's decisions for the calls it waits at. */
+  resume(checkpoint: Checkpoint, options: ResumeOptions = {}): Promise<RunOutcome> {
+    return resumeRun(this.durableHost, checkpoint, options);
+  }
+
+  /**
+   * Finishes a run whose process died, from its store's record: finished calls are not made again;
+   * a call that was in progress is made again only if its tool is safe to repeat, else the run
+   * pauses there (`uncertain`) for a person to decide.
+   */
+  recover(runId: string, options: RecoverOptions): Promise<RunOutcome> {
+    return recoverRun(this.durableHost, runId, options);
+  }
+
+  private get durableHost(): DurableHost {
+    const listener = this.options.onEvent;
+    return {
+      runScript: (source, options, durable) => this.runScript(source, options, durable),
+      restoreState: (state) => {
+        for (const [key, value] of Object.entries(state)) this.session.setState(key, value);
+      },
+      checkpointKey: this.options.checkpointKey,
+      emit: listener === undefined ? undefined : (event) => callHook(listener, [event], (error) => this.logger.warn(`an onEvent listener threw on ${event.type}: ${describeThrown(error)}`)),
+    };
+  }
+
+  /**
+   * What the script may do, without running it (API.md `plan`): with this interpreter's tools and
+   * approval levels. Show it, and run with `{ approvedPlan }` once a person approved it.
+   */
+  plan(script: string | Program, options: Omit<PlanOptions, 'needsApproval'> = {}): Plan {
+    return planScript(script, this.registry, { ...options, needsApproval: [...this.needsApproval] });
+  }
+
+  /**
+   * Removes the default sandbox directory, if a tool made one (a directory given as sandboxDir is
+   * left alone). The Interpreter stays usable: a later tool that asks gets a new directory.
+   */
+  dispose(): void {
+    this.sandbox.dispose();
+  }
+
+  /** Original NuwaScript name: runs source text and resolves to the top-level scope. */
+  async executeScript(source: string, options: RunOptions = {}): Promise<ScriptScope> {
+    return toScriptScope((await this.run(source, options)).variables);
+  }
+
+  /** Original NuwaScript name: runs a parsed AST and resolves to the top-level scope. */
+  async execute(ast: Program, options: RunOptions = {}): Promise<ScriptScope> {
+    return toScriptScope((await this.run(ast, options)).variables);
+  }
+}
+
+function toScriptScope(variables: Record<string, JsonValue>): ScriptScope {
+  return {
+    variables,
+    get: (name) => (Object.hasOwn(variables, name) ? variables[name] : undefined),
+    has: (name) => Object.hasOwn(variables, name),
+  };
+}
+
+function checkProgram(script: unknown): Program {
+  if (script !== null && typeof script === 'object' && (script as Program).type === 'Program' && Array.isArray((script as Program).body)) return script as Program;
+  throw new NuwaError('SyntaxError', 'run() needs script text or a Program from parse()', { line: 1, column: 1, errors: [] });
+}
+
+function bindInitialVariables(top: Scope, variables: Record<string, unknown> | undefined, limits: ValueLimits): void {
+  if (variables === undefined) return;
+  if (variables === null || typeof variables !== 'object') throw new NuwaError('TypeError', 'the initial variables must be an object of name → JSON value');
+  for (const [name, value] of Object.entries(variables)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new NuwaError('TypeError', `"${name}" is not a valid variable name`);
+    try {
+      top.assign(name, fromJson(value, limits));
+    } catch (error) {
+      if (isNuwaError(error)) throw new NuwaError(error.kind, `the initial variable \`${name}\`: ${error.message}`);
+      throw new NuwaError('TypeError', `the initial variable \`${name}\` is not a JSON value: ${describeThrown(error)}`);
+    }
+  }
+}
+
+/**
+ * The top-level variables, to be handed to the host as plain JSON (jsonVariables). Together they are
+ * one value going out to the host, so together they must be within the limits: a thousand names for
+ * one big shared list would expand into a thousand copies of it. The run fails when they are not; an
+ * error report (`partial`) keeps the variables that fit, in order, and leaves out the rest.
+ */
+function scopeVariables(scope: Scope, limits: ValueLimits, partial = false): Array<[string, Value]> {
+  const out: Array<[string, Value]> = [];
+  let items = 0;
+  let chars = 0;
+  for (const entry of scope.entries()) {
+    const moreItems = items + itemsIn(entry[1]);
+    const moreChars = chars + charsIn(entry[1]);
+    if (moreItems > limits.maxValueSize || moreChars > limits.maxStringLength) {
+      if (partial) continue;
+      checkTotals(moreItems, moreChars, 0, limits, "the script's variables together");
+    }
+    items = moreItems;
+    chars = moreChars;
+    out.push(entry);
+  }
+  return out;
+}
+
+function jsonVariables(variables: Array<[string, Value]>, limits: ValueLimits): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  // setJsonKey: a variable named __proto__ must be a key, not the prototype of the host's object.
+  for (const [name, value] of variables) setJsonKey(out, name, toJson(value, limits));
+  return out;
+}
+
+/**
+ * A finished run's result. The variables are checked against the limits now (a run whose variables
+ * are over them fails), but copied out to JSON only when the host first reads them: a host that
+ * never looks at them does not pay for a copy of every list the script built.
+ */
+function resultOf(variables: () => Record<string, JsonValue>, output: string[], stats: RunStats): RunResult {
+  const result = {} as RunResult;
+  Object.defineProperty(result, 'variables', {
+    enumerable: true,
+    configurable: true,
+    get: () => settle(variables()),
+    set: settle,
+  });
+  function settle(variables: Record<string, JsonValue>): Record<string, JsonValue> {
+    Object.defineProperty(result, 'variables', { value: variables, enumerable: true, configurable: true, writable: true });
+    return variables;
+  }
+  result.output = output;
+  result.stats = stats;
+  return result;
+}
+
+/** The variables for an error report; a value that cannot be converted is left out rather than lost. */
+function safeVariables(read: () => Record<string, JsonValue>): Record<string, JsonValue> {
+  try {
+    return read();
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Anything that escapes the evaluator becomes a NuwaError: hosts see one error type. What escapes
+ * may be foreign (a host's print hook threw it), so it is only looked at through guarded helpers.
+ */
+function asNuwaError(thrown: unknown): NuwaError {
+  if (isNuwaError(thrown)) return thrown;
+  const message = describeThrown(thrown);
+  if (isStackOverflow(thrown)) {
+    return new NuwaError('LimitExceededError', 'the script nests too deeply for the host stack: split deep expressions with LET', { cause: thrown });
+  }
+  return new NuwaError('TypeError', `internal error: ${message}`, { cause: thrown });
+}
+
+function isStackOverflow(thrown: unknown): boolean {
+  try {
+    return thrown instanceof RangeError && /call stack/i.test(describeThrown(thrown));
+  } catch {
+    return false; // a Proxy whose getPrototypeOf trap throws is no RangeError of ours
+  }
+}
+
+/** The host's logger, or stderr for warnings and errors; a logger that throws is not the run's failure. */

@@ -1,0 +1,78 @@
+// A script's CALL meeting the tool pipeline: where it stands (its position, run and scope) and the
+// tool's view of the script's variables from there (context.getVar / setVar), handed to the one
+// call path of tools/invoke.ts.
+import { isNuwaError, type Position } from '../errors.js';
+import type { JsonObject, JsonValue } from '../values/json.js';
+import { fromJson, toJson, type Value } from '../values/values.js';
+import { describeThrown } from '../util/foreign.js';
+import type { Pending } from '../util/pending.js';
+import type { CallSite, VariableAccess } from '../tools/call-host.js';
+import { callTool } from '../tools/invoke.js';
+import type { Run } from '../tools/run.js';
+import type { Scope } from './scope.js';
+
+/**
+ * A script's CALL: `andThen` of the tool's checked answer, at once when the tool returned a plain
+ * value, else a promise of it (callTool in tools/invoke.ts).
+ */
+export function callFromScript<R>(
+  run: Run,
+  name: string,
+  args: JsonObject,
+  at: Position,
+  scope: Scope,
+  andThen: (value: Value, site: ScriptCallSite) => R,
+): R | Pending | Promise<unknown> {
+  const site = new ScriptCallSite(at, run, scope);
+  run.markScriptCall(site, name);
+  return callTool(run, name, args, site, 'value', andThen as (result: Value | JsonValue, site: CallSite) => R);
+}
+
+/**
+ * A CALL in a script: its position, its run and scope (where the script goes on from it), and the
+ * tool's view of the variables at that scope.
+ */
+export class ScriptCallSite implements CallSite, VariableAccess {
+  constructor(
+    private readonly at: Position,
+    readonly run: Run,
+    readonly scope: Scope,
+  ) {}
+
+  // Read from the CALL node when asked (one is made per call; most are never asked).
+  get line(): number {
+    return this.at.line;
+  }
+  get column(): number {
+    return this.at.column;
+  }
+  get fileName(): string | undefined {
+    return this.run.fileName;
+  }
+  /** The CALL's identity (DURABLE.md §1), made when first asked. */
+  get callId(): string {
+    return `${this.at.line}:${this.at.column}`;
+  }
+  get vars(): VariableAccess {
+    return this;
+  }
+
+  get(name: string): JsonValue | undefined {
+    const value = this.scope.lookup(name);
+    return value === undefined ? undefined : toJson(value, this.run.valueLimits);
+  }
+
+  set(name: string, value: JsonValue): void {
+    try {
+      this.scope.assign(name, fromJson(value, this.run.valueLimits));
+    } catch (error) {
+      // A value over the run's limits stops the run, whatever the tool does with the error.
+      if (isNuwaError(error) && error.kind === 'LimitExceededError') {
+        this.run.stop(error);
+        throw error;
+      }
+      throw new TypeError(`setVar("${name}"): ${describeThrown(error)}`);
+    }
+  }
+}
+

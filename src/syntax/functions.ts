@@ -1,0 +1,31 @@
+// The names of the language's built-in functions (LANGUAGE.md §5), in the order of its table, and
+// the message for a name that is none of them. The syntax layer reports `name(...)` with an unknown
+// name while parsing; what each built-in does lives in the runtime (runtime/builtins.ts), which
+// implements exactly these names.
+import { didYouMean } from '../util/suggest.js';
+import { builtinForMethod } from './hints.js';
+
+export const BUILTIN_NAMES: readonly string[] = [
+  'PRINT', 'NOW', 'FORMAT', 'LEN', 'KEYS', 'APPEND', 'CONTAINS', 'STR', 'NUMBER', 'ROUND', 'FLOOR', 'CEIL', 'ABS', 'MIN', 'MAX', 'TYPE',
+  'JOIN', 'SPLIT', 'SLICE', 'SORT', 'REVERSE', 'UPPER', 'LOWER', 'TRIM', 'REPLACE', 'RANGE',
+];
+
+const BUILTIN_SET: ReadonlySet<string> = new Set(BUILTIN_NAMES);
+
+export function isBuiltinName(name: string): boolean {
+  return BUILTIN_SET.has(name);
+}
+
+/** The message of an UnknownFunctionError for `name(...)`. */
+export function unknownFunctionMessage(name: string, isTool?: (name: string) => boolean): string {
+  const upper = name.toUpperCase();
+  let hint: string;
+  if (BUILTIN_SET.has(upper)) hint = `: built-in names are uppercase: write \`${upper}\``;
+  else if (isTool?.(name)) hint = `: \`${name}\` is a tool: write CALL ${name} { ... }`;
+  else {
+    const method = builtinForMethod(name);
+    hint = method && BUILTIN_SET.has(method) ? `: use ${method}(...)` : didYouMean(name, BUILTIN_NAMES);
+    if (hint === '' && isTool === undefined && name !== upper) hint = `: to call a tool write CALL ${name} { ... }`;
+  }
+  return `there is no function \`${name}\`${hint} (the built-ins are ${BUILTIN_NAMES.join(', ')}; tools are called with CALL name { ... })`;
+}

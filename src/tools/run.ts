@@ -1,0 +1,335 @@
+// The state of one run: step and call budgets, output, cancellation, approval and events — what
+// every tool call is counted against and announced through (the CallHost of call-host.ts). A
+// script's run hands it to the evaluator's closures as their first argument; function calling
+// (execute.ts) makes one per call.
+import { randomUUID } from 'node:crypto';
+import { NuwaError, type Position } from '../errors.js';
+import type { NuwaEvent } from '../events.js';
+import { Waits } from './guard.js';
+import type { CallHost, CallSite } from './call-host.js';
+import { executionIdOf } from './context.js';
+import type { RegisteredTool } from './build.js';
+import type { ToolCatalog } from './catalog.js';
+import type { Sandbox } from './sandbox.js';
+import type { Session } from './session.js';
+import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
+import type { Limits } from './limits.js';
+import type { CallJournal } from './journal.js';
+import type { ValueLimits } from '../values/values.js';
+import { callHook, describeThrown } from '../util/foreign.js';
+
+/**
+ * The calls a plan approved as a whole still covers (check/approval.ts makes one from a plan): each
+ * call it covers takes one from its tool's count.
+ */
+export interface CallBudget {
+  take(toolName: string): boolean;
+}
+
+export interface RunSettings {
+  registry: ToolCatalog;
+  session: Session;
+  limits: Required<Limits>;
+  print: (line: string) => void;
+  approve: ApprovalHook | undefined;
+  needsApproval: ReadonlySet<ConfirmLevel>;
+  onEvent: ((event: NuwaEvent) => void) | undefined;
+  logger: Logger;
+  sandbox: Sandbox;
+  fileName: string | undefined;
+  signal: AbortSignal | undefined;
+  /** What the messages call it: a script's `run` (the default), or a function-calling `call`. */
+  noun?: 'run' | 'call';
+  /** A durable run's record of its calls (journal.ts). */
+  journal?: CallJournal;
+  /** Pause a durable run where a call needs approval and no hook is given (`onApproval: 'pause'`). */
+  pauseForApproval?: boolean;
+  /** Time the run already spent running before this process took it up (a resumed durable run). */
+  elapsedMs?: number;
+  /** The run's id (default: a random UUID): a durable run keeps its own across processes. */
+  runId?: string;
+}
+
+// Responsiveness (TOOLS.md §7). A script that never calls a tool would otherwise run to its end
+// without letting the event loop in, so the run's timer, the host's AbortSignal and Ctrl-C could not
+// act. Every CLOCK_CHECK_INTERVAL units of work (a step, or about a value node of a long walk) the run
+// looks at the clock; once a slice of SLICE_MS has passed it sets `yieldDue`, and the next loop
+// iteration or statement boundary waits for a macrotask (setImmediate), in which timers, signals and
+// I/O run. A check costs a counter decrement; a turn costs a few microseconds every SLICE_MS.
+const CLOCK_CHECK_INTERVAL = 1024;
+const SLICE_MS = 10;
+
+export class Run implements CallHost {
+  readonly runId: string;
+  readonly registry: ToolCatalog;
+  readonly session: Session;
+  readonly logger: Logger;
+  readonly sandbox: Sandbox;
+  readonly approve: ApprovalHook | undefined;
+  readonly needsApproval: ReadonlySet<ConfirmLevel>;
+  readonly emit: ((event: NuwaEvent) => void) | undefined;
+  readonly fileName: string | undefined;
+  readonly output: string[] = [];
+  readonly startedAt: number;
+  readonly journal: CallJournal | undefined;
+  readonly pauseForApproval: boolean;
+  steps = 0;
+  toolCalls = 0;
+  /** The run is over: the contexts it handed out refuse callTool, print and setVar. */
+  ended = false;
+  /** Set when the current time slice is spent: the evaluator then awaits `yieldTurn()`. */
+  yieldDue = false;
+  /** maxValueSize and maxStringLength, and the clock for long walks over values. */
+  readonly valueLimits: ValueLimits;
+  private untilClockCheck = CLOCK_CHECK_INTERVAL;
+  private sliceEnd: number;
+  private outputBytes = 0;
+  private callCounter = 0;
+  private readonly limits: RunSettings['limits'];
+  private readonly maxSteps: number;
+  private readonly deadline: number;
+  private readonly printLine: (line: string) => void;
+  private readonly controller = new AbortController();
+  readonly waits = new Waits();
+  /** Why the run stopped (its signal is aborted with it). */
+  private stopError: NuwaError | null = null;
+  /** What the run ends with at its next step: the stop, or a durable run's pause (no abort). */
+  private haltError: NuwaError | null = null;
+  /** Lines printed before this process took the run up: not given to the print hook again. */
+  private readonly printedBefore: number;
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly hostSignal: AbortSignal | undefined;
+  private readonly noun: 'run' | 'call';
+  private readonly onHostAbort = () => this.stop(new NuwaError('AbortedError', abortMessage(this.noun, this.hostSignal?.reason)));
+  /** The number of the first call the run made, once it has made one. */
+  private firstCall: number | undefined;
+
+  constructor(settings: RunSettings) {
+    this.runId = settings.runId ?? randomUUID();
+    this.startedAt = performance.now() - (settings.elapsedMs ?? 0);
+    this.journal = settings.journal;
+    this.pauseForApproval = settings.pauseForApproval ?? false;
+    this.printedBefore = settings.journal?.printedBefore ?? 0;
+    this.registry = settings.registry;
+    this.session = settings.session;
+    this.logger = settings.logger;
+    this.sandbox = settings.sandbox;
+    this.approve = settings.approve;
+    this.needsApproval = settings.needsApproval;
+    this.fileName = settings.fileName;
+    this.noun = settings.noun ?? 'run';
+    this.limits = settings.limits;
+    this.maxSteps = settings.limits.maxSteps;
+    this.printLine = settings.print;
+    this.emit = settings.onEvent && safeListener(settings.onEvent, settings.logger);
+    this.deadline = this.startedAt + this.limits.timeoutMs;
+    this.sliceEnd = this.startedAt + SLICE_MS;
+    this.valueLimits = { maxValueSize: this.limits.maxValueSize, maxStringLength: this.limits.maxStringLength, charge: (units) => this.charge(units) };
+    // Not unref'd: while a run waits on a tool that never settles, this timer is what keeps the
+    // process alive until the timeout ends the run. finish() clears it.
+    this.timer = setTimeout(() => this.stop(this.timeoutError()), Math.min(Math.max(0, this.deadline - performance.now()), 2 ** 31 - 1));
+    this.hostSignal = settings.signal;
+    if (this.hostSignal?.aborted) this.onHostAbort();
+    else this.hostSignal?.addEventListener('abort', this.onHostAbort, { once: true });
+  }
+
+  /** Aborted when the run stops, with the NuwaError that stopped it as its reason. */
+  readonly signal: AbortSignal = this.controller.signal;
+
+  /** True once the run has stopped (and its signal is aborted). */
+  get stopped(): boolean {
+    return this.stopError !== null;
+  }
+
+  /** The statement being executed: where an error raised without a position of its own points. */
+  current: Position | undefined;
+
+  /** Counts one step (a statement or a loop iteration) and stops the run when it must. */
+  tick(at: Position): void {
+    this.current = at;
+    if (++this.steps > this.maxSteps) {
+      this.stop(new NuwaError('LimitExceededError', `the script ran more than maxSteps (${this.limits.maxSteps}) statements and loop iterations`));
+    } else if (--this.untilClockCheck <= 0) {
+      this.checkClock();
+    }
+    if (this.haltError !== null) throw this.haltError.at(at, this.fileName);
+  }
+
+  /** Counts work other than steps (long walks, big strings); throws once the run must stop. */
+  charge(units: number): void {
+    this.untilClockCheck -= units;
+    if (this.untilClockCheck <= 0) this.checkClock();
+    if (this.haltError !== null) throw this.haltError.at(this.current, this.fileName);
+  }
+
+  private checkClock(): void {
+    this.untilClockCheck = CLOCK_CHECK_INTERVAL;
+    const now = performance.now();
+    if (now > this.deadline) this.stop(this.timeoutError());
+    else if (now >= this.sliceEnd) this.yieldDue = true;
+  }
+
+  /** Gives the event loop a turn (timers, signals, I/O), then goes on unless the run was stopped. */
+  async yieldTurn(): Promise<void> {
+    this.yieldDue = false;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.sliceEnd = performance.now() + SLICE_MS;
+    if (this.haltError !== null) throw this.haltError.at(this.current, this.fileName);
+  }
+
+  /**
+   * A point where the run may be stopped or give a turn outside the evaluator (after parsing):
+   * throws if the deadline has passed or the run was stopped; returns a promise if it yields.
+   */
+  checkpoint(): Promise<void> | undefined {
+    this.checkClock();
+    if (this.haltError !== null) throw this.haltError.at(this.current, this.fileName);
+    return this.yieldDue ? this.yieldTurn() : undefined;
+  }
+
+  /** Stops the run: aborts the signal tools hold and ends every wait for a tool. */
+  stop(error: NuwaError): void {
+    if (this.stopError !== null) return;
+    this.stopError = error;
+    this.haltError = error;
+    this.controller.abort(error);
+    this.waits.stop(error);
+  }
+
+  /**
+   * A durable run pauses (DURABLE.md §2): nothing more of the script runs (its next step, print or
+   * call throws `error`), but the run is not cancelled: calls in flight finish and are recorded.
+   */
+  pause(error: NuwaError): void {
+    this.haltError ??= error;
+  }
+
+  /** NOW(): the clock, or in a durable run what its journal says (the recorded value on replay). */
+  now(): number {
+    return this.journal === undefined ? Date.now() : this.journal.now();
+  }
+
+  /**
+   * Releases timers and listeners; call once the run is over. Aborts the signal tools hold and ends
+   * the waits of calls a tool started without awaiting them: nothing of the run goes on after it.
+   */
+  finish(): void {
+    this.ended = true;
+    clearTimeout(this.timer);
+    this.hostSignal?.removeEventListener('abort', this.onHostAbort);
+    this.stop(new NuwaError('AbortedError', `the ${this.noun} has finished`));
+  }
+
+  get durationMs(): number {
+    return performance.now() - this.startedAt;
+  }
+
+  private timeoutError(): NuwaError {
+    return new NuwaError('LimitExceededError', `the ${this.noun} took longer than timeoutMs (${this.limits.timeoutMs} ms)`);
+  }
+
+  // --- output -----------------------------------------------------------------------------------
+  print(text: string, at?: Position): void {
+    if (this.haltError !== null) throw this.haltError.at(at, this.fileName);
+    this.outputBytes += Buffer.byteLength(text, 'utf8') + 1;
+    if (this.outputBytes > this.limits.maxOutputBytes) {
+      const error = new NuwaError('LimitExceededError', `the script printed more than maxOutputBytes (${this.limits.maxOutputBytes} bytes)`);
+      this.stop(error);
+      throw error.at(at, this.fileName);
+    }
+    this.output.push(text);
+    if (this.output.length <= this.printedBefore) return; // given to the host before a pause
+    const answer: unknown = this.printLine(text);
+    // An async print hook that rejects must not become an unhandled rejection of the host.
+    if (answer !== undefined) callHook(() => answer, [], (error) => this.logger.error(`the print hook failed: ${describeThrown(error)}`));
+  }
+
+  // --- tools ------------------------------------------------------------------------------------
+  hasTool(name: string): boolean {
+    return this.registry.has(name);
+  }
+
+  /**
+   * Marks a call as one of the script's own CALLs (not a tool's callTool): with an approved plan,
+   * only those count against it.
+   */
+  markScriptCall(site: CallSite, toolName: string): void {
+    this.plan?.pending.set(site, toolName);
+  }
+
+  /** With `approvedPlan`: its remaining calls, and the script's CALLs not yet counted against it. */
+  private plan: { budget: CallBudget; pending: WeakMap<CallSite, string> } | undefined;
+
+  usePlan(budget: CallBudget): void {
+    this.plan = { budget, pending: new WeakMap() };
+  }
+
+  coveredByPlan(tool: RegisteredTool, site: CallSite): boolean {
+    if (this.plan === undefined || this.plan.pending.get(site) !== tool.name) return false;
+    // Counted once: a tool calling tools through this CALL's context asks as usual.
+    this.plan.pending.delete(site);
+    return this.plan.budget.take(tool.name);
+  }
+
+  beginCall(_tool: RegisteredTool | undefined, depth: number): void {
+    if (this.haltError !== null) throw this.haltError;
+    if (depth > this.limits.maxCallDepth) {
+      const error = new NuwaError('LimitExceededError', `tools called tools more than maxCallDepth (${this.limits.maxCallDepth}) levels deep`);
+      this.stop(error);
+      throw error;
+    }
+    if (++this.toolCalls > this.limits.maxToolCalls) {
+      const error = new NuwaError('LimitExceededError', `the script made more than maxToolCalls (${this.limits.maxToolCalls}) tool calls`);
+      this.stop(error);
+      throw error;
+    }
+  }
+
+  nextCallNumber(): number {
+    const number = ++this.callCounter;
+    this.firstCall ??= number;
+    return number;
+  }
+
+  /** The id of the first call the run made (a function call's own id), once it has made one. */
+  get firstExecutionId(): string | undefined {
+    return this.firstCall === undefined ? undefined : executionIdOf(this.runId, this.firstCall);
+  }
+}
+
+/** The host's reason for cancelling, read without trusting it (it is whatever the host passed to abort()). */
+function abortMessage(noun: string, reason: unknown): string {
+  if (reason === undefined || reason === null || reason === '') return `the ${noun} was cancelled by the host`;
+  let isDomAbort = false;
+  try {
+    isDomAbort = (reason as { name?: unknown }).name === 'AbortError'; // abort() without a reason
+  } catch {
+    // a name getter that throws: describe the reason itself
+  }
+  return isDomAbort ? `the ${noun} was cancelled by the host` : `the ${noun} was cancelled: ${describeThrown(reason)}`;
+}
+
+/**
+ * The logger tools' context.logger writes to: the host's methods, each guarded (a logger that throws
+ * or rejects changes nothing), and by default warnings and errors on stderr.
+ */
+export function hostLogger(logger: Partial<Logger> | undefined): Logger {
+  const toStderr = (level: string) => (message: string) => void process.stderr.write(`nuwa ${level}: ${message}\n`);
+  const noop = () => {};
+  const guarded = (method: ((message: string, meta?: unknown) => void) | undefined, fallback: (message: string) => void) => {
+    if (typeof method !== 'function') return fallback;
+    return (message: string, meta?: unknown) => callHook(method.bind(logger), [message, meta], noop);
+  };
+  return {
+    debug: guarded(logger?.debug, noop),
+    info: guarded(logger?.info, noop),
+    warn: guarded(logger?.warn, toStderr('warning')),
+    error: guarded(logger?.error, toStderr('error')),
+  };
+}
+
+/** A listener that throws (or rejects) must not break the run; its failure is logged instead. */
+function safeListener(listener: (event: NuwaEvent) => void, logger: Logger): (event: NuwaEvent) => void {
+  return (event) => callHook(listener, [event], (error) => logger.warn(`an onEvent listener threw on ${event.type}: ${describeThrown(error)}`));
+}
+
