@@ -23,7 +23,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...postgresTests] },
+        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...postgresTests], sequence: { groupOrder: 1 } },
       },
       {
         // One throwaway Postgres cluster for these files (test/support/postgres.ts), started only
@@ -33,8 +33,11 @@ export default defineConfig({
           name: 'postgres',
           include: postgresTests,
           globalSetup: ['test/support/postgres-setup.ts'],
-          // These files mostly wait on worker processes and the server: run them side by side.
+          // These files mostly wait on worker processes and the server: run them side by side, in a
+          // group of their own before the rest (vitest needs one for a project's own maxWorkers),
+          // so that their heartbeats do not compete with the CPU-heavy tests of the main project.
           maxWorkers: 4,
+          sequence: { groupOrder: 0 },
         },
       },
     ],
