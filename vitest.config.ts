@@ -5,13 +5,14 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const postgresTests = ['test/dbos/**/*.test.ts'];
 
 export default defineConfig({
-  // `#chevrotain`, `#ajv` and `#ajv-formats` as Node 20.19+ resolves them (package.json "imports"):
-  // Chevrotain's single-file bundle, Ajv loaded when first used.
+  // `#chevrotain`, `#ajv`, `#ajv-formats` and `#minisearch` as Node 20.19+ resolves them (package.json "imports"):
+  // Chevrotain's single-file bundle, Ajv and MiniSearch loaded when first used.
   resolve: {
     alias: {
       '#chevrotain': fileURLToPath(new URL('./src/syntax/chevrotain-sync.ts', import.meta.url)),
       '#ajv': fileURLToPath(new URL('./src/tools/ajv-sync.ts', import.meta.url)),
       '#ajv-formats': fileURLToPath(new URL('./src/tools/ajv-formats-sync.ts', import.meta.url)),
+      '#minisearch': fileURLToPath(new URL('./src/tools/minisearch-sync.ts', import.meta.url)),
     },
   },
   test: {

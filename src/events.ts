@@ -16,6 +16,9 @@ export interface EventError {
   message: string;
   line?: number;
   column?: number;
+  /** A tool's own error code and details, when its failure gave them. */
+  code?: string;
+  details?: JsonValue;
 }
 
 interface EventBase {

@@ -11,7 +11,7 @@ export type { RunStore, RunWriter, RunEntry, RunHeader, RunStatus, RunSummary, S
 export { MemoryRunStore } from './api/memory-store.js';
 export { FileRunStore } from './api/file-store.js';
 export type { CallOutcome, Decision, PendingCall, RecordedCall } from './tools/journal.js';
-export { ToolRegistry, createToolRegistry } from './tools/registry.js';
+export { ToolRegistry } from './tools/registry.js';
 export type { ExecutableOptions, ExecutablesLoaded, LoadFailure, McpConnectOptions, McpConnection } from './tools/outside.js';
 export type { RegisteredTool, FunctionSchema, ToolRegistryOptions, RegistryEvent, RegistryEventType, RegistryListener } from './tools/registry.js';
 export type { FunctionCall, ToolResult, ToolResultMetadata, ExecuteOptions, ExecuteDefaults } from './tools/execute.js';
@@ -21,6 +21,20 @@ export { defineTool } from './tools/forms.js';
 export type { DefineToolSpec, DefinedTool, DefinedToolContext, PlaitedHandler, PlaitedSchema } from './tools/forms.js';
 export type { SearchOptions, SearchResult } from './tools/search.js';
 export { exportedName, fromExportedName } from './tools/names.js';
+export { addToolsetRegistration, createRegistrationFunc, defineNeuroTool, registerExtendedTools } from './views/neuroscript.js';
+export type {
+  NeuroArgSpec,
+  NeuroArgType,
+  NeuroLlmClient,
+  NeuroLogger,
+  NeuroRegisterFunc,
+  NeuroRegistrar,
+  NeuroRuntime,
+  NeuroTool,
+  NeuroToolFunc,
+  NeuroToolImplementation,
+  NeuroToolSpec,
+} from './views/neuroscript.js';
 export { buildPrompt } from './prompt/prompt.js';
 export type { PromptOptions } from './prompt/prompt.js';
 export { Session } from './tools/session.js';
@@ -40,3 +54,12 @@ export type { NuwaEvent, EventType, EventListener, RunStats } from './events.js'
 export type { JsonValue, JsonObject } from './values/json.js';
 export type * from './tools/types.js';
 export type * as AST from './syntax/ast.js';
+// The other tool systems' APIs, as their users know them (TOOLS.md §11; docs/tool-systems.md).
+export { createToolRegistry, PlaitedToolRegistry, createCoreTools, createToolDiscovery } from './views/plaited/index.js';
+export type { PlaitedResult } from './views/plaited/index.js';
+export type * as Plaited from './views/plaited/types.js';
+export { asSdkworkRegistry } from './views/sdkwork.js';
+export type * as Sdkwork from './views/sdkwork.js';
+export type { SdkworkRegistry } from './views/sdkwork.js';
+export { discoverTools, createToolExecutor } from './views/rs-sdk.js';
+export type * as RsSdk from './views/rs-sdk.js';

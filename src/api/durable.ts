@@ -87,7 +87,9 @@ export async function resumeRun(host: DurableHost, input: unknown, options: Resu
   const decisions = readDecisions(opts.decisions, checkpoint.pending);
   if (checkpoint.state !== undefined) host.restoreState(checkpoint.state);
   const writer = opts.store === undefined ? undefined : await opts.store.open(checkpoint.runId);
-  const journal = new RunJournal({ log: checkpoint.log, now: checkpoint.now, printedBefore: checkpoint.printed, decisions, writer });
+  // A call still uncertain (recover paused at it) stays so: only a decision lets it go ahead.
+  const unfinished = checkpoint.pending.filter((pending) => pending.kind === 'approval' && pending.uncertain).map((pending) => pending.callId);
+  const journal = new RunJournal({ log: checkpoint.log, now: checkpoint.now, printedBefore: checkpoint.printed, decisions, unfinished, writer });
   try {
     await journal.note({ type: 'resumed', at: Date.now(), decisions: Object.fromEntries(decisions) });
   } catch (error) {

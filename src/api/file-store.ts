@@ -8,7 +8,7 @@
 // A run is leased to one process by a lock file next to it (`<runId>.lock`, holding the holder's pid
 // and host); a lock whose process is gone is taken over, any other is a ConflictError.
 import { randomUUID } from 'node:crypto';
-import { closeSync, fdatasyncSync, ftruncateSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants as fsFlags, fdatasyncSync, ftruncateSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { NuwaError } from '../errors.js';
@@ -40,7 +40,7 @@ export class FileRunStore implements RunStore {
       fd = openSync(this.file(header.runId), 'wx');
     } catch (error) {
       release();
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw conflict(header.runId, `already exists in ${this.dir}: give each run its own runId`);
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw conflict(header.runId, 'already exists in this store: give each run its own runId');
       throw error;
     }
     const writer = new FileWriter(fd, release);
@@ -53,10 +53,11 @@ export class FileRunStore implements RunStore {
     const release = this.lock(runId);
     let fd: number;
     try {
-      fd = openSync(this.file(runId), 'r+');
+      // Appends go to the end whatever is read; without O_CREAT, a run that is not there is not made.
+      fd = openSync(this.file(runId), fsFlags.O_RDWR | fsFlags.O_APPEND);
     } catch (error) {
       release();
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw conflict(runId, `is not in ${this.dir}`);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw conflict(runId, 'is not in this store');
       throw error;
     }
     cutTornTail(fd);

@@ -37,6 +37,9 @@ export class Interpreter {
     this.registry = registry;
     this.options = options;
     resolveLimits(options.limits); // reject bad limits now, not at the first run
+    for (const hook of ['approve', 'ask', 'llm'] as const) {
+      if (options[hook] !== undefined && typeof options[hook] !== 'function') throw new TypeError(`new Interpreter(registry, options): ${hook} must be a function`);
+    }
     this.sandbox = new Sandbox(options.sandboxDir);
     this.logger = hostLogger(options.logger);
     this.needsApproval = new Set(options.needsApproval ?? DEFAULT_APPROVAL_LEVELS);
@@ -67,6 +70,8 @@ export class Interpreter {
       limits: resolveLimits(this.options.limits),
       print: this.options.print ?? ((line) => process.stdout.write(`${line}\n`)),
       approve: this.options.approve,
+      ask: this.options.ask,
+      llm: this.options.llm,
       needsApproval: this.needsApproval,
       onEvent: this.options.onEvent,
       logger: this.logger,

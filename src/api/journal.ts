@@ -81,7 +81,7 @@ export class RunJournal implements CallJournal {
       throw new NuwaError(
         'ReplayError',
         `the resumed run no longer matches its record at call ${callId}${where}: it was CALL ${call.toolName} ${brief(call.args)}, and is now CALL ${toolName} ${brief(args)}; the script, a tool or the tools loaded changed since the run was recorded`,
-        { toolName },
+        { toolName, ...(at !== undefined && { line: at.line, column: at.column }) },
       );
     }
     return call;
@@ -114,7 +114,7 @@ export class RunJournal implements CallJournal {
     this.keep({ callId, toolName: open.toolName, args: open.args, outcome, startedAt: open.startedAt, endedAt: Date.now() }, open.durable);
   }
 
-  denied(callId: string, toolName: string, args: JsonObject, outcome: CallOutcome): void {
+  settled(callId: string, toolName: string, args: JsonObject, outcome: CallOutcome): void {
     const at = Date.now();
     this.keep({ callId, toolName, args, outcome, startedAt: at, endedAt: at }, true);
   }

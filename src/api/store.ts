@@ -101,6 +101,8 @@ export interface RunStore {
   list(filter?: { status?: RunStatus }): Promise<RunSummary[]>;
   /** Forgets a run; ConflictError while it is being driven. */
   delete(runId: string): Promise<void>;
+  /** Lets go of what the store holds (a database pool it made); optional. */
+  close?(): Promise<void>;
 }
 
 export function conflict(runId: string, why: string): NuwaError {

@@ -4,7 +4,7 @@ import type { NuwaError } from '../errors.js';
 import type { EventListener, RunStats } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import type { Session } from '../tools/session.js';
-import type { ApprovalHook, ConfirmLevel, Logger } from '../tools/types.js';
+import type { ApprovalHook, AskHook, ConfirmLevel, LlmHook, Logger } from '../tools/types.js';
 import type { Limits } from '../tools/limits.js';
 import type { Decision, PendingCall } from '../tools/journal.js';
 import type { ApprovedPlan } from '../check/approval.js';
@@ -21,6 +21,10 @@ export interface InterpreterOptions {
   approve?: ApprovalHook;
   /** Which confirm levels ask `approve` (default: write and destructive). */
   needsApproval?: ConfirmLevel[];
+  /** Answers a tool's context.ask: `({ question, choices, toolName, callId, signal })` → the answer. */
+  ask?: AskHook;
+  /** Answers a tool's context.llm: `(request, { toolName, callId, signal })` → the model's text. */
+  llm?: LlmHook;
   onEvent?: EventListener;
   /**
    * The directory tools may write in. Default: a private temporary directory, made the first time

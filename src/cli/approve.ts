@@ -1,6 +1,7 @@
 // Approval on the command line (TOOLS.md §6): ask on an interactive terminal, approve everything
 // with --yes, and otherwise deny (an unattended run never performs an unapproved write).
 import type { ApprovalHook } from '../tools/types.js';
+import { questionOnTerminal } from './terminal-question.js';
 
 export function cliApproval(options: { yes: boolean; interactive: boolean }): ApprovalHook | undefined {
   if (options.yes) return () => true;
@@ -10,14 +11,8 @@ export function cliApproval(options: { yes: boolean; interactive: boolean }): Ap
     };
   }
   return async ({ toolName, confirm, args }) => {
-    const { createInterface } = await import('node:readline/promises'); // only when someone is asked
     const shown = JSON.stringify(args);
-    const rl = createInterface({ input: process.stdin, output: process.stderr });
-    try {
-      const answer = await rl.question(`Allow ${toolName} (${confirm}) with ${shown.length > 200 ? `${shown.slice(0, 197)}...` : shown}? [y/N] `);
-      return /^y(es)?$/i.test(answer.trim());
-    } finally {
-      rl.close();
-    }
+    const answer = await questionOnTerminal(`Allow ${toolName} (${confirm}) with ${shown.length > 200 ? `${shown.slice(0, 197)}...` : shown}? [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
   };
 }

@@ -14,6 +14,7 @@ Usage:
   nuwa tools [<name>]        [options]  list the loaded tools, or describe one; --search "<intent>" ranks them
   nuwa prompt                [options]  print a system prompt that teaches a model Nuwa Script and the loaded tools
   nuwa mcp                   [options]  serve run_script, describe_tools and the loaded tools over MCP (stdio)
+  nuwa runs [<command>]      [options]  the durable runs (run --durable): list, show, approve, deny, answer, resume, recover, rm
   nuwa --help | --version
 
 Run \`nuwa run --help\` or \`nuwa check --help\` for the options of each command.
@@ -28,6 +29,8 @@ async function helpFor(command: string | undefined): Promise<string> {
       return (await import('./check.js')).CHECK_HELP;
     case 'mcp':
       return (await import('./mcp.js')).MCP_HELP;
+    case 'runs':
+      return (await import('./runs.js')).RUNS_HELP;
     default:
       return HELP;
   }
@@ -56,6 +59,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
         return await (await import('./prompt.js')).promptCommand(rest, io);
       case 'mcp':
         return await (await import('./mcp.js')).mcpCommand(rest, io);
+      case 'runs':
+        return await (await import('./runs.js')).runsCommand(rest, io);
       case '--version':
       case '-v':
         io.stdout(`${version()}\n`);

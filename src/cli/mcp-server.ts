@@ -2,7 +2,8 @@
 // `run --json` object; `describe_tools` tells a model what it can call; and each loaded tool is
 // served under its exported name (`math.add` → `math__add`). Every call, from a script or direct,
 // goes through the registry's one call path (validation, approval, limits, events). One server
-// object serves one connection and keeps one session, so state persists across its calls.
+// object serves one connection and keeps one session, so state persists across its calls. A tool's
+// questions, its model requests and approvals go to the client when it supports them (mcp-hooks.ts).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isNuwaError, NuwaError } from '../errors.js';
@@ -15,17 +16,21 @@ import { exportedName } from '../tools/names.js';
 import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
 import { Sandbox } from '../tools/sandbox.js';
 import type { Session } from '../tools/session.js';
-import type { ApprovalHook, ConfirmLevel, Logger } from '../tools/types.js';
+import type { ConfirmLevel, Logger } from '../tools/types.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { hintsFromConfirm } from '../providers/mcp-mapping.js';
 import { buildPrompt } from '../prompt/prompt.js';
+import { clientHooks, type ClientHooks } from './mcp-hooks.js';
 import { errorToJson } from './report.js';
 import { report, type RunReport } from './run.js';
 
 export interface NuwaMcpServerOptions {
   /** The session of this connection (default: the registry's own). */
   session?: Session;
-  /** Approve every call that needs approval; otherwise such calls are denied. */
+  /**
+   * Approve every call that needs approval; otherwise the client is asked (MCP elicitation) when it
+   * supports that, and such calls are denied when it does not.
+   */
   yes?: boolean;
   /** Limits of each run_script run and each direct call. */
   limits?: Limits;
@@ -77,27 +82,25 @@ const DESCRIBE_TOOLS: Tool = {
 
 export function createNuwaMcpServer(registry: ToolRegistry, options: NuwaMcpServerOptions): Server {
   const session = options.session ?? registry.defaultSession;
-  const approve: ApprovalHook = options.yes
-    ? () => true
-    : () => {
-        throw new Error('nuwa mcp approves such calls only when started with --yes');
-      };
   const sandbox = new Sandbox(options.sandboxDir);
-  // A fresh interpreter per run_script call, for its own output and stats; the session is shared.
-  const interpreter = (print: (line: string) => void, onEvent: (event: NuwaEvent) => void) =>
-    new Interpreter(registry, { session, limits: options.limits, approve, sandboxDir: options.sandboxDir, logger: options.logger, print, onEvent });
+  const { timeoutMs } = resolveLimits(options.limits);
 
   const server = new Server({ name: 'nuwa', version: options.version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [runScriptTool(registry), DESCRIBE_TOOLS, ...registry.list().map(servedTool)] }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
+    // The client's person and model, reached on behalf of this call.
+    const hooks = clientHooks(server, { yes: options.yes === true, requestId: extra.requestId, signal: extra.signal, timeoutMs });
+    // A fresh interpreter per run_script call, for its own output and stats; the session is shared.
+    const interpreter: InterpreterFor = (print, onEvent) =>
+      new Interpreter(registry, { session, limits: options.limits, ...hooks, sandboxDir: options.sandboxDir, logger: options.logger, print, onEvent });
     if (name === RUN_SCRIPT.name) return runScript(interpreter, session, args, extra.signal);
     if (name === DESCRIBE_TOOLS.name) return { content: [{ type: 'text', text: buildPrompt(registry, { session, state: true }) }] };
     const tool = servedByName(registry, name);
     if (tool === undefined) return failure(`Unknown tool: ${name}`);
     try {
-      const value = await callOnce(registry, tool.name, args as JsonObject, { session, approve, sandbox, limits: options.limits, logger: options.logger, signal: extra.signal });
+      const value = await callOnce(registry, tool.name, args as JsonObject, { session, hooks, sandbox, limits: options.limits, logger: options.logger, signal: extra.signal });
       return success(value);
     } catch (error) {
       return failure(isNuwaError(error) ? `${error.kind}: ${error.message}` : String(error));
@@ -156,7 +159,7 @@ async function runScript(interpreter: InterpreterFor, session: Session, args: Re
 
 interface DirectCall {
   session: Session;
-  approve: ApprovalHook;
+  hooks: ClientHooks;
   sandbox: Sandbox;
   limits: Limits | undefined;
   logger: Logger;
@@ -176,7 +179,7 @@ async function callOnce(registry: ToolRegistry, name: string, args: JsonObject, 
     // Lines a tool prints have no script output to join; they go to the log instead of stdout,
     // which is the protocol's channel.
     print: (line) => call.logger.info(line),
-    approve: call.approve,
+    ...call.hooks,
     needsApproval: NEEDS_APPROVAL,
     onEvent: undefined,
     logger: call.logger,

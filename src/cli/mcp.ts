@@ -10,7 +10,9 @@ import { loadRegistry, parseCommandArgs, parseLimits, reportLoadFailures, SHARED
 export const MCP_HELP = `Usage: nuwa mcp [options]
 
 Serves, over stdio to an MCP client: run_script (runs a Nuwa Script plan), describe_tools (how to
-write scripts for the loaded tools) and each loaded tool (math.add as math__add).
+write scripts for the loaded tools) and each loaded tool (math.add as math__add). A tool's
+context.ask goes to the client as an elicitation and context.llm as a sampling request, when the
+client supports them.
 
 Options:
   --tools <module>          load tools from an ES module (repeatable)
@@ -21,7 +23,8 @@ Options:
   --allow-net <hosts>       hosts (host or host:port) the standard network tools may reach,
                             comma-separated (repeatable)
   --state <file.json>       initial session state: a JSON object of key → value
-  -y, --yes                 approve every tool call that needs approval (otherwise they are denied)
+  -y, --yes                 approve every tool call that needs approval (otherwise the client is
+                            asked, when it supports elicitation, and they are denied when it does not)
   --timeout <ms>            wall-clock limit for each run_script run and each call
   --max-steps <n>           limit on statements and loop iterations of each run
   --max-tool-calls <n>      limit on tool calls of each run

@@ -15,6 +15,7 @@ import type { ApprovalHook } from '../tools/types.js';
 import type { Limits } from '../tools/limits.js';
 import type { JsonValue } from '../values/json.js';
 import { describeThrown } from '../util/foreign.js';
+import { cliAsk } from './ask.js';
 import { UsageError, type CliIO } from './io.js';
 import { formatError } from './report.js';
 import { openTrace } from './run.js';
@@ -120,6 +121,8 @@ class Repl {
       print: (line) => io.stdout(`${line}\n`),
       limits: setup.limits,
       approve: this.approval(),
+      // A tool's question is asked on the REPL's own line reader, as approvals are.
+      ask: cliAsk({ interactive: this.terminal, command: 'repl', readLine: (prompt, signal) => this.rl.question(prompt, { signal }) }),
       sandboxDir: io.cwd,
       logger: { warn: (m) => io.stderr(`warning: ${m}\n`), error: (m) => io.stderr(`error: ${m}\n`), info: (m) => io.stderr(`${m}\n`) },
       onEvent: setup.trace ? (event) => setup.trace!.write(event) : undefined,

@@ -10,6 +10,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ConfirmLevel, ToolCategory, ToolContext, ToolDefinition } from '../tools/types.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import type { ExecutableOptions, ExecutablesLoaded, LoadFailure } from '../tools/outside.js';
+import { envelopeFailure } from '../tools/envelope.js';
 import { ToolLoadError } from './load-error.js';
 import { lastLines, runProcess, SpawnError, type ProcessOutcome } from './subprocess.js';
 
@@ -196,7 +197,7 @@ export function resultOf(outcome: Pick<ProcessOutcome, 'stdout' | 'stderrTail' |
   }
   const envelope = isJson && isEnvelope(parsed) ? parsed : undefined;
   // An envelope reporting failure is the tool's own word, even with a non-zero exit status.
-  if (envelope && envelope.success === false) throw envelopeError(envelope);
+  if (envelope && envelope.success === false) throw envelopeFailure(envelope.error, envelope.data);
   const failed = processFailure(outcome);
   if (failed !== undefined) throw new Error(failed);
   if (text === '') throw new Error(`it printed nothing on stdout; expected {"success": true, "data": ...}${stderrNote(outcome.stderrTail)}`);
@@ -214,17 +215,6 @@ interface Envelope {
 
 function isEnvelope(value: unknown): value is Envelope {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && typeof (value as Envelope).success === 'boolean';
-}
-
-/** `error` is a string or `{ message, code, details }` (as for envelopes of in-process tools). */
-function envelopeError(envelope: Envelope): Error {
-  const { error } = envelope;
-  if (typeof error === 'string' && error !== '') return new Error(error);
-  if (error !== null && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') {
-    const { message, code, details } = error as { message: string; code?: unknown; details?: unknown };
-    return Object.assign(new Error(message), code === undefined ? {} : { code }, details === undefined ? {} : { details });
-  }
-  return new Error('it reported a failure without saying why');
 }
 
 /** A crash or a non-zero exit status, with the last lines of stderr; undefined when it exited 0. */

@@ -7,5 +7,6 @@ export function installProviders(): void {
   installOutsideProviders<ToolRegistry>({
     executables: () => import('./executables.js'),
     mcp: () => import('./mcp-client.js'),
+    modules: () => import('./module.js'),
   });
 }

@@ -1,5 +1,7 @@
 // Tools from an ES module (TOOLS.md §9): the module's default export is either a list of tool
 // definitions (the one-object form) or a function that receives the registry and registers tools.
+// A NeuroScript plugin (TOOLS.md §11, `registry.loadPlugin`) is an ES module too, exporting
+// `register(registrar)`, and loads the same way.
 //
 // A tools module is someone else's code: whatever it throws (an Error, a string, an object without
 // a prototype), a load failure is a ToolLoadError that says which file and, where the error tells,
@@ -11,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { describeThrown, thenOf } from '../util/foreign.js';
+import { registrarFor } from '../views/neuroscript.js';
 
 import { ToolLoadError } from './load-error.js';
 
@@ -20,22 +23,14 @@ export type ToolModuleExport = ToolDefinition[] | ((registry: ToolRegistry) => v
 
 /** Imports `specifier` (a path, relative to `cwd`) and registers its tools; returns their names. */
 export async function loadToolModule(registry: ToolRegistry, specifier: string, cwd = process.cwd()): Promise<string[]> {
-  const file = path.resolve(cwd, specifier);
-  if (!existsSync(file)) throw new ToolLoadError(`cannot load tools from ${specifier}: no such file`);
-  const fail = (error: unknown) => new ToolLoadError(`cannot load tools from ${specifier}: ${describeLoadError(error, file, specifier, cwd)}`, { cause: error });
-  let loaded: { default?: unknown };
-  try {
-    loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
-  } catch (error) {
-    throw fail(error);
-  }
+  const { loaded, fail } = await importModule(specifier, cwd, `cannot load tools from ${specifier}`);
   const before = new Set(registry.names());
   const exported = loaded.default;
   try {
     if (Array.isArray(exported)) {
       for (const definition of exported) registry.register({ source: 'module', ...(definition as ToolDefinition) });
     } else if (typeof exported === 'function') {
-      await registry.registerFrom('module', () => untilSettledOrStalled((exported as (registry: ToolRegistry) => unknown)(registry)));
+      await registry.registerFrom('module', () => untilSettledOrStalled((exported as (registry: ToolRegistry) => unknown)(registry), 'its default function'));
     } else {
       throw new Error('its default export must be a list of tool definitions or a function (registry) => void');
     }
@@ -46,17 +41,48 @@ export async function loadToolModule(registry: ToolRegistry, specifier: string, 
 }
 
 /**
+ * Imports a NeuroScript plugin (`specifier`, a path relative to `cwd`) and calls its exported
+ * `register(registrar)`; returns the names of the tools it registered.
+ */
+export async function loadPlugin(registry: ToolRegistry, specifier: string, cwd = process.cwd()): Promise<string[]> {
+  if (typeof specifier !== 'string' || specifier === '') throw new TypeError('loadPlugin(path): the path must be a non-empty string');
+  const what = `cannot load the plugin ${specifier}`;
+  const { loaded, fail } = await importModule(specifier, cwd, what);
+  const register = loaded.register;
+  if (typeof register !== 'function') throw new ToolLoadError(`${what}: it exports no register(registrar) function`);
+  const before = new Set(registry.names());
+  try {
+    await registry.registerFrom('module', () => untilSettledOrStalled(register(registrarFor(registry)), 'its register function'));
+  } catch (error) {
+    throw fail(error);
+  }
+  return registry.names().filter((name) => !before.has(name));
+}
+
+/** The module at `specifier`, imported; `fail` makes the ToolLoadError of anything that goes wrong with it. */
+async function importModule(specifier: string, cwd: string, what: string): Promise<{ loaded: Record<string, unknown>; fail: (error: unknown) => ToolLoadError }> {
+  const file = path.resolve(cwd, specifier);
+  if (!existsSync(file)) throw new ToolLoadError(`${what}: no such file`);
+  const fail = (error: unknown) => new ToolLoadError(`${what}: ${describeLoadError(error, file, specifier, cwd)}`, { cause: error });
+  try {
+    return { loaded: (await import(pathToFileURL(file).href)) as Record<string, unknown>, fail };
+  } catch (error) {
+    throw fail(error);
+  }
+}
+
+/**
  * Waits for what the default function returned, read once through its `then`. When it can never
  * settle — the process has nothing left to wait for, which Node would end silently with status 13 —
  * that is the failure, with a message that says so.
  */
-async function untilSettledOrStalled(answer: unknown): Promise<void> {
+async function untilSettledOrStalled(answer: unknown, what: string): Promise<void> {
   const then = thenOf(answer);
   if (then === undefined) return;
   let onStall: (() => void) | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
-      onStall = () => reject(new Error('its default function returned a promise that never settles (nothing was left for it to wait for)'));
+      onStall = () => reject(new Error(`${what} returned a promise that never settles (nothing was left for it to wait for)`));
       process.once('beforeExit', onStall);
       Reflect.apply(then, answer, [() => resolve(), reject]);
     });

@@ -12,7 +12,7 @@ import type { ConfirmLevel, JsonSchema, JsonSchemaObject, ToolCategory, ToolForm
 
 export const CATEGORIES: readonly ToolCategory[] = ['file', 'network', 'system', 'data', 'llm', 'custom'];
 export const CONFIRM_LEVELS: readonly ConfirmLevel[] = ['none', 'read', 'write', 'destructive'];
-export const SOURCES: readonly ToolSource[] = ['local', 'module', 'executable', 'mcp'];
+export const SOURCES: readonly ToolSource[] = ['local', 'module', 'executable', 'mcp', 'a2a'];
 const RESERVED = new Set<string>([...KEYWORDS, 'true', 'false', 'null']);
 const NAME_SEGMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -43,6 +43,8 @@ export interface RegisteredTool {
   readonly title: string | undefined;
   /** A `defineTool` tool's metadata, as given. */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** A `defineTool` tool's version (`1.2.0`), as given. */
+  readonly version: string | undefined;
   readonly execute: ToolFunction;
   readonly validateArguments: ArgumentValidator;
   readonly checkResult: ResultCheck;
@@ -85,6 +87,7 @@ export function buildTool(spec: ToolSpec): RegisteredTool {
   if (typeof idempotent !== 'boolean') throw new TypeError(`tool "${name}": idempotent must be true or false`);
   const source = spec.source ?? 'local';
   if (!SOURCES.includes(source)) throw new TypeError(`tool "${name}": source must be one of ${SOURCES.join(', ')}`);
+  if (spec.version !== undefined && typeof spec.version !== 'string') throw new TypeError(`tool "${name}": version must be a string`);
   const keywords = spec.keywords ?? [];
   if (!Array.isArray(keywords) || keywords.some((k) => typeof k !== 'string')) throw new TypeError(`tool "${name}": keywords must be a list of strings`);
 
@@ -117,6 +120,7 @@ export function buildTool(spec: ToolSpec): RegisteredTool {
     id: spec.id,
     title: spec.title,
     meta: spec.meta,
+    version: spec.version,
     execute: spec.execute,
     validateArguments: compileArgumentValidator(name, parametersSchema),
     checkResult: compileResultCheck(name, returns, returnsSchema),

@@ -11,7 +11,7 @@ import type { Waits } from './guard.js';
 import type { CallJournal } from './journal.js';
 import type { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
-import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
+import type { ApprovalHook, AskHook, ConfirmLevel, LlmHook, Logger } from './types.js';
 
 /** How deep tools may call tools through context.callTool when the host sets no maxCallDepth. */
 export const DEFAULT_MAX_CALL_DEPTH = 32;
@@ -29,6 +29,9 @@ export interface CallHost {
   /** The executionId of the run (script) the call belongs to. */
   readonly runId: string;
   readonly approve: ApprovalHook | undefined;
+  /** The host's hooks for context.ask and context.llm (host-requests.ts); undefined when it gave none. */
+  readonly ask: AskHook | undefined;
+  readonly llm: LlmHook | undefined;
   readonly needsApproval: ReadonlySet<ConfirmLevel>;
   readonly emit: ((event: NuwaEvent) => void) | undefined;
   /** True once the run is over: the contexts it handed out refuse callTool, print and setVar. */

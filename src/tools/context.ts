@@ -4,13 +4,14 @@
 // A tool is foreign code, so the context exposes exactly the documented surface: the host, the call
 // site and the way calls are made live in true private fields, out of a tool's reach (a tool that
 // could reach the host could, say, turn approval off for every later run). Once the run is over, the
-// context refuses what would act on it: callTool, print and setVar raise AbortedError.
+// context refuses what would act on it: callTool, print, setVar, ask and llm raise AbortedError.
 import { NuwaError } from '../errors.js';
 import type { JsonValue } from '../values/json.js';
 import { copyJson } from '../values/values.js';
 import { describeThrown, textOf } from '../util/foreign.js';
 import type { CallHost, CallSite, Invoke } from './call-host.js';
-import type { Logger, StateMetadata, ToolContext } from './types.js';
+import { readAskRequest, readLlmRequest, requestFromHost, type RequestingCall } from './host-requests.js';
+import type { AskOptions, LlmRequest, Logger, StateMetadata, ToolContext } from './types.js';
 
 /**
  * A call's executionId: the run's id and the call's number. Made only when someone reads it (an
@@ -23,7 +24,25 @@ export function executionIdOf(runId: string, callNumber: number): string {
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ignore = () => {};
 
+/** The registry behind a call's context (set in CallContext's static block, where #host is in reach). */
+let registryOf: (context: unknown) => CallHost['registry'] | undefined;
+
+/**
+ * The parameter names of the tool `name`, in the order its schema declares them, as the registry
+ * behind `context` has it; undefined when there is no such tool or `context` is not a call's own.
+ * For views whose tools call tools with positional arguments (NeuroScript's `rt.callTool`): what it
+ * reveals, a tool's parameter names, every tool can read from the prompt anyway.
+ */
+export function parameterNamesOf(context: unknown, name: string): string[] | undefined {
+  const tool = registryOf(context)?.lookup(name);
+  return tool && Object.keys(tool.parametersSchema.properties ?? {});
+}
+
 export class CallContext implements ToolContext {
+  static {
+    registryOf = (context) => (context !== null && typeof context === 'object' && #host in context ? context.#host.registry : undefined);
+  }
+
   readonly toolName: string;
   readonly signal: AbortSignal;
   readonly #host: CallHost;
@@ -124,7 +143,7 @@ export class CallContext implements ToolContext {
     }
     if (copy === null || typeof copy !== 'object' || Array.isArray(copy)) throw new TypeError(`callTool("${name}"): the arguments must be an object`);
     const site = this.#site;
-    const callId = `${site.callId ?? 'call'}>${this.#nestedCalls++}`;
+    const callId = this.#nestedCallId();
     const nested: CallSite = { line: site.line, column: site.column, fileName: site.fileName, vars: site.vars, depth: (site.depth ?? 1) + 1, callId };
     return this.#invoke(this.#host, name, copy, nested, 'json') as Promise<JsonValue>;
   }
@@ -138,6 +157,42 @@ export class CallContext implements ToolContext {
     if (typeof name !== 'string' || !VARIABLE_NAME.test(name)) throw new TypeError(`setVar: "${textOf(name)}" is not a valid variable name`);
     if (!this.#site.vars) throw new Error('setVar: this context is not attached to a running script');
     this.#site.vars.set(name, value);
+  }
+
+  /**
+   * A question for the person behind the host, through the host's ask hook (host-requests.ts). Like
+   * callTool, the promise is marked as handled, and a run that has ended refuses.
+   */
+  ask(question: string, options?: AskOptions): Promise<string> {
+    const asked = (async () => {
+      this.#refuseAfterRun('ask');
+      return requestFromHost(this.#host, readAskRequest(question, options), this.#requestingCall());
+    })();
+    asked.then(undefined, ignore);
+    return asked;
+  }
+
+  /** A completion from the host's model, through the host's llm hook (host-requests.ts). */
+  llm(request: LlmRequest): Promise<string> {
+    const completed = (async () => {
+      this.#refuseAfterRun('llm');
+      return requestFromHost(this.#host, readLlmRequest(request), this.#requestingCall());
+    })();
+    completed.then(undefined, ignore);
+    return completed;
+  }
+
+  #requestingCall(): RequestingCall {
+    const site = this.#site;
+    return { toolName: this.toolName, callId: this.#nestedCallId(), signal: this.signal, line: site.line ?? 0, column: site.column ?? 0 };
+  }
+
+  /**
+   * The callId of a call this tool makes (callTool, ask, llm): its own call's callId, `>`, and the
+   * order in which the tool started its nested calls (DURABLE.md §1).
+   */
+  #nestedCallId(): string {
+    return `${this.#site.callId ?? 'call'}>${this.#nestedCalls++}`;
   }
 
   get sandboxDir(): string {

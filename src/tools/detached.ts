@@ -36,6 +36,9 @@ class DetachedHost implements CallHost {
   readonly logger = consoleLogger;
   readonly sandbox = new Sandbox();
   readonly approve = undefined;
+  /** Nobody to ask and no model: context.ask and context.llm fail with ToolExecutionError. */
+  readonly ask = undefined;
+  readonly llm = undefined;
   readonly needsApproval: ReadonlySet<ConfirmLevel> = new Set(['write', 'destructive']);
   readonly emit = undefined;
   /** A detached context belongs to no run, so it never ends. */

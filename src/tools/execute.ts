@@ -3,7 +3,7 @@
 // gets the same checks, approval policy, limits, events and state as a script's CALL. Unlike a script,
 // it never throws: every outcome is a ToolResult the host can hand back to the model.
 import { randomUUID } from 'node:crypto';
-import { isNuwaError, type ErrorKind } from '../errors.js';
+import { isNuwaError, NuwaError, type ErrorKind } from '../errors.js';
 import type { EventListener } from '../events.js';
 import { resolveLimits } from './limits.js';
 import { hostLogger, Run } from './run.js';
@@ -15,7 +15,7 @@ import { invokeTool } from './invoke.js';
 import type { ToolCatalog } from './catalog.js';
 import { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
-import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
+import type { ApprovalHook, AskHook, ConfirmLevel, LlmHook, Logger } from './types.js';
 import { describeJson } from './validate.js';
 
 /** A model's function call: the tool's name (either spelling, §5) and its arguments. */
@@ -39,7 +39,12 @@ export interface ToolResult {
   error?: string;
   /** The NuwaError kind of a failure (`ToolNotFoundError`, `ToolArgumentError`, ...). */
   code?: ErrorKind;
-  metadata: ToolResultMetadata;
+  /**
+   * Always there in what `registry.execute` returns. Optional in the type, as TOOLS.md §5 writes it,
+   * because Plaited's registry (`createToolRegistry()`) is a ToolRegistry whose execute answers in
+   * Plaited's own shape, `{ success, data?, error? }` (views/plaited/registry.ts).
+   */
+  metadata?: ToolResultMetadata;
 }
 
 /** What one execute call may override. */
@@ -50,6 +55,10 @@ export interface ExecuteOptions {
   approve?: ApprovalHook;
   /** Which confirm levels ask `approve` (default: write and destructive). */
   needsApproval?: ConfirmLevel[];
+  /** Answers the tool's context.ask; without one, context.ask fails with ToolExecutionError. */
+  ask?: AskHook;
+  /** Answers the tool's context.llm; without one, context.llm fails with ToolExecutionError. */
+  llm?: LlmHook;
   /** Cancels the call: it ends with AbortedError and the tool's signal aborts. */
   signal?: AbortSignal;
   /** Wall-clock limit for the call, tools it calls included (default: 5 minutes). */
@@ -74,8 +83,10 @@ const CONFIRM_LEVELS: readonly ConfirmLevel[] = ['none', 'read', 'write', 'destr
 /** Checks the policy options of a registry or of one call; throws a TypeError naming the bad one. */
 export function checkExecuteOptions(options: ExecuteDefaults & ExecuteOptions, where: string): void {
   if (options === null || typeof options !== 'object') throw new TypeError(`${where}: options must be an object`);
-  const { approve, needsApproval, timeoutMs, onEvent, print, session, signal } = options;
+  const { approve, needsApproval, timeoutMs, onEvent, print, session, signal, ask, llm } = options;
   if (approve !== undefined && typeof approve !== 'function') throw new TypeError(`${where}: approve must be a function ({ toolName, confirm, category, args }) => boolean`);
+  if (ask !== undefined && typeof ask !== 'function') throw new TypeError(`${where}: ask must be a function ({ question, choices, toolName, callId }) => answer`);
+  if (llm !== undefined && typeof llm !== 'function') throw new TypeError(`${where}: llm must be a function (request, { toolName, callId }) => text`);
   if (needsApproval !== undefined && (!Array.isArray(needsApproval) || needsApproval.some((level) => !CONFIRM_LEVELS.includes(level)))) {
     throw new TypeError(`${where}: needsApproval must be a list of confirm levels (${CONFIRM_LEVELS.join(', ')})`);
   }
@@ -87,36 +98,55 @@ export function checkExecuteOptions(options: ExecuteDefaults & ExecuteOptions, w
 }
 const sandboxes = new WeakMap<ExecuteDefaults, Sandbox>();
 
+/**
+ * What one function call came to, before it is shaped into a result: the data, or the NuwaError it
+ * ended with (its `cause` the tool's own failure, for the views of the other systems, views/). The
+ * tool is there when the name found one.
+ */
+export type CallOutcome = { tool: RegisteredTool | undefined; metadata: ToolResultMetadata } & ({ ok: true; data: JsonValue } | { ok: false; error: NuwaError });
+
 /** Runs one call. Resolves to a ToolResult whatever happens; never rejects. */
 export async function executeCall(registry: ToolCatalog, defaults: ExecuteDefaults, name: unknown, input: unknown, options: ExecuteOptions | undefined): Promise<ToolResult> {
+  const outcome = await runCall(registry, defaults, name, input, options);
+  if (outcome.ok) return { success: true, data: outcome.data, metadata: outcome.metadata };
+  return { success: false, error: outcome.error.message, code: outcome.error.kind, metadata: outcome.metadata };
+}
+
+/**
+ * One call through invokeTool, the one call path: the arguments read (a JSON string or an object),
+ * the run made, the call made. Resolves to its outcome whatever happens; never rejects.
+ */
+export async function runCall(registry: ToolCatalog, defaults: ExecuteDefaults, name: unknown, input: unknown, options: ExecuteOptions | undefined): Promise<CallOutcome> {
   const startTime = Date.now();
   const started = performance.now();
   let run: Run | undefined;
+  let tool: RegisteredTool | undefined;
   let toolName = typeof name === 'string' ? name : String(name);
-  const finish = (outcome: Omit<ToolResult, 'metadata'>): ToolResult => {
+  const finish = (outcome: { ok: true; data: JsonValue } | { ok: false; error: NuwaError }): CallOutcome => {
     const endTime = Date.now();
     const executionId = run?.firstExecutionId ?? `${run?.runId ?? randomUUID()}:0`;
-    return { ...outcome, metadata: { executionId, toolName, startTime, endTime, duration: performance.now() - started } };
+    return { ...outcome, tool, metadata: { executionId, toolName, startTime, endTime, duration: performance.now() - started } };
   };
+  const failure = (kind: ErrorKind, message: string) => finish({ ok: false, error: new NuwaError(kind, message, tool ? { toolName: tool.name } : {}) });
   try {
-    if (typeof name !== 'string' || name === '') return finish(failure('ToolNotFoundError', 'a function call needs the name of a tool'));
-    const tool = registry.get(name);
-    if (tool === undefined) return finish(failure('ToolNotFoundError', `Unknown tool: ${name}`));
+    if (typeof name !== 'string' || name === '') return failure('ToolNotFoundError', 'a function call needs the name of a tool');
+    tool = registry.get(name);
+    if (tool === undefined) return failure('ToolNotFoundError', `Unknown tool: ${name}`);
     toolName = tool.name;
     const args = readArguments(tool, input);
-    if (typeof args === 'string') return finish(failure('ToolArgumentError', args));
+    if (typeof args === 'string') return failure('ToolArgumentError', args);
     if (options !== undefined) checkExecuteOptions(options, 'execute');
     run = callRun(registry, defaults, options ?? {});
     try {
       const data = (await invokeTool(run, tool.name, args, {}, 'json')) as JsonValue;
-      return finish({ success: true, data });
+      return finish({ ok: true, data });
     } finally {
       run.finish();
     }
   } catch (error) {
-    if (isNuwaError(error)) return finish(failure(error.kind, error.message));
+    if (isNuwaError(error)) return finish({ ok: false, error });
     // Not the tool's doing (invokeTool wraps those): a host mistake, such as a bad option.
-    return finish(failure('TypeError', describeThrown(error)));
+    return failure('TypeError', describeThrown(error));
   }
 }
 
@@ -133,6 +163,8 @@ function callRun(registry: ToolCatalog, defaults: ExecuteDefaults, options: Exec
     limits: resolveLimits({ timeoutMs: options.timeoutMs ?? defaults.timeoutMs }),
     print: defaults.print ?? ((line) => void process.stdout.write(`${line}\n`)),
     approve: options.approve ?? defaults.approve,
+    ask: options.ask ?? defaults.ask,
+    llm: options.llm ?? defaults.llm,
     needsApproval: new Set(options.needsApproval ?? defaults.needsApproval ?? DEFAULT_APPROVAL_LEVELS),
     onEvent: options.onEvent ?? defaults.onEvent,
     logger: hostLogger(defaults.logger),
@@ -141,10 +173,6 @@ function callRun(registry: ToolCatalog, defaults: ExecuteDefaults, options: Exec
     signal: options.signal,
     noun: 'call',
   });
-}
-
-function failure(code: ErrorKind, error: string): Omit<ToolResult, 'metadata'> {
-  return { success: false, error, code };
 }
 
 /** The call's arguments as a fresh JSON object, or the message saying why they are not one. */

@@ -5,10 +5,12 @@
 //   execute, meta }))`, execute(input, context) answering with a result envelope.
 // The form is known from the call (a function as the second argument; an object made by defineTool),
 // and decides that the tool's return value is read as an envelope (envelope.ts).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { openEnvelope } from './envelope.js';
 import type {
   ConfirmLevel,
   JsonSchemaObject,
+  Logger,
   StandardSchemaLike,
   ToolCategory,
   ToolContext,
@@ -30,6 +32,8 @@ export interface ToolSpec extends ToolDefinition {
   title?: string;
   /** sdkwork: the host's metadata, kept as given and returned by lookup. */
   meta?: Readonly<Record<string, unknown>>;
+  /** sdkwork: the tool's version, kept as given. */
+  version?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -67,8 +71,29 @@ export function fromPlaited(name: string, handler: PlaitedHandler, schema: Plait
 // ---------------------------------------------------------------------------------------------
 // sdkwork-agent
 
-/** What an sdkwork tool's execute receives: the ToolContext, plus its id as sdkwork names it. */
-export type DefinedToolContext = ToolContext & { readonly toolId: string };
+/**
+ * What an sdkwork tool's execute receives: the ToolContext, plus its id as sdkwork names it, and the
+ * agent the call is made for when its caller said (sdkwork's `execute(name, input, context)`).
+ */
+export type DefinedToolContext = ToolContext & { readonly toolId: string; readonly agentId?: string };
+
+/**
+ * What the caller of sdkwork's `execute(name, input, context)` passes on to the tools of the call:
+ * they see these in their context in place of the call's own. (Carried with the call's async work:
+ * the call path itself, shared by every kind of call, need not know of sdkwork.)
+ */
+export interface SdkworkCaller {
+  executionId?: string;
+  agentId?: string;
+  sessionId?: string;
+  logger?: Logger;
+}
+const callers = new AsyncLocalStorage<SdkworkCaller>();
+
+/** Runs `call` (a function call through the registry) with the sdkwork caller's context. */
+export function asSdkworkCaller<T>(caller: SdkworkCaller, call: () => T): T {
+  return callers.run(caller, call);
+}
 
 export interface DefineToolSpec {
   /** Stable id, e.g. `file-read`; the tool is called as `file_read` when `name` is not an identifier. */
@@ -129,27 +154,32 @@ export function fromDefinedTool(tool: DefinedTool): ToolSpec {
     returns: tool.output ?? 'any',
     form: 'sdkwork',
     id,
-    execute: async (args, context) => openEnvelope(await run(args, withToolId(context, id)), 'sdkwork-style'),
+    execute: async (args, context) => openEnvelope(await run(args, withToolId(context, id, callers.getStore())), 'sdkwork-style'),
   };
   if (typeof tool.name === 'string' && tool.name !== name) spec.title = tool.name;
   if (tool.meta !== undefined) spec.meta = tool.meta;
-  for (const key of ['category', 'confirm', 'confirmFor', 'keywords', 'timeoutMs', 'source'] as const) {
+  for (const key of ['category', 'confirm', 'confirmFor', 'keywords', 'timeoutMs', 'source', 'version'] as const) {
     if (tool[key] !== undefined) (spec as unknown as Record<string, unknown>)[key] = tool[key];
   }
   return spec;
 }
 
 /**
- * The context with `toolId` added. A proxy rather than a copy: the context's methods and getters run
- * on the real context (bound to it), so they keep working however the context keeps its state.
+ * The context with `toolId` added, and what an sdkwork caller said in place of the call's own. A
+ * proxy rather than a copy: the context's methods and getters run on the real context (bound to it),
+ * so they keep working however the context keeps its state.
  */
-function withToolId(context: ToolContext, toolId: string): DefinedToolContext {
+function withToolId(context: ToolContext, toolId: string, caller: SdkworkCaller | undefined): DefinedToolContext {
+  const given: Record<PropertyKey, unknown> = { toolId };
+  for (const key of ['executionId', 'agentId', 'sessionId', 'logger'] as const) {
+    if (caller?.[key] !== undefined) given[key] = caller[key];
+  }
   return new Proxy(context, {
     get(target, property) {
-      if (property === 'toolId') return toolId;
+      if (Object.hasOwn(given, property)) return given[property];
       const value = Reflect.get(target, property, target) as unknown;
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
-    has: (target, property) => property === 'toolId' || Reflect.has(target, property),
+    has: (target, property) => Object.hasOwn(given, property) || Reflect.has(target, property),
   }) as DefinedToolContext;
 }

@@ -5,7 +5,7 @@
 // A tool is foreign code: what it returns or throws is looked at only through the guarded helpers of
 // util/foreign.ts, read once, and what reaches the script is always our own copy, checked as copied.
 import { isNuwaError, NuwaError, type Position } from '../errors.js';
-import type { NuwaEvent } from '../events.js';
+import type { EventError, NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { copyJson, fromJson, NuwaList, NuwaObject, toJson, type Value } from '../values/values.js';
 import { describeThrown, thenOf } from '../util/foreign.js';
@@ -67,12 +67,6 @@ export function callTool(
   form: 'value' | 'json',
   andThen: (result: Value | JsonValue, site: CallSite) => unknown = same,
 ): unknown {
-  const journal = host.journal;
-  if (journal !== undefined) {
-    // A durable run taken up again: a call it already made is answered from its record.
-    const recorded = journal.replayed(callIdOf(site), name, args, positionOf(site));
-    if (recorded !== undefined) return replay(host, recorded, site, form, andThen);
-  }
   const tool = host.registry.lookup(name);
   if (tool === undefined) {
     throw positioned(new NuwaError('ToolNotFoundError', unknownToolMessage(name, host.registry.names()), { toolName: name }), site);
@@ -83,6 +77,14 @@ export function callTool(
     const error = new NuwaError('ToolArgumentError', invalidArgumentsMessage(name, problems), { toolName: name });
     error.problems = problems;
     throw positioned(error, site);
+  }
+
+  const journal = host.journal;
+  if (journal !== undefined) {
+    // A durable run taken up again: a call it already made is answered from its record. The record
+    // holds the arguments as checked (coerced, defaults filled in), so they are compared so.
+    const recorded = journal.replayed(callIdOf(site), name, args, positionOf(site));
+    if (recorded !== undefined) return replay(host, recorded, site, form, andThen);
   }
 
   const confirm = tool.confirmFor === undefined ? tool.confirm : confirmOf(tool, args);
@@ -376,8 +378,10 @@ function eventBase(host: CallHost, callNumber: number, site: CallSite, toolName:
 }
 
 function failedEvent(host: CallHost, tool: RegisteredTool, toolName: string, site: CallSite, callNumber: number, started: number, error: NuwaError, type: 'tool:failed' | 'tool:aborted' = 'tool:failed'): NuwaEvent {
-  const described = { kind: error.kind, message: error.message };
-  return { ...eventBase(host, callNumber, site, toolName, tool), type, duration: performance.now() - started, error: described, payload: described };
+  const described: EventError = { kind: error.kind, message: error.message };
+  // The payload keeps a tool's own error code and details (an envelope's `error: { code, details }`).
+  const payload: EventError = { ...described, ...(error.code !== undefined && { code: error.code }), ...(error.details !== undefined && { details: error.details as JsonValue }) };
+  return { ...eventBase(host, callNumber, site, toolName, tool), type, duration: performance.now() - started, error: described, payload };
 }
 
 /**
@@ -431,7 +435,7 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, confirm: Co
 /** Denies the call: announced, recorded (a replay must deny it again without asking), and thrown. */
 function deny(host: CallHost, tool: RegisteredTool, confirm: ConfirmLevel, args: JsonObject, site: CallSite, why: string): never {
   const error = new NuwaError('ToolDeniedError', `the call to \`${tool.name}\` (a ${confirm} action) was denied: ${why}`, { toolName: tool.name });
-  host.journal?.denied(callIdOf(site), tool.name, copyJson(args) as JsonObject, { error: { kind: error.kind, message: error.message } });
+  host.journal?.settled(callIdOf(site), tool.name, copyJson(args) as JsonObject, { error: { kind: error.kind, message: error.message } });
   const callNumber = host.nextCallNumber();
   if (host.emit !== undefined) host.emit({ ...eventBase(host, callNumber, site, tool.name, tool), type: 'tool:denied', confirm, payload: copyJson(args) as JsonObject });
   throw positioned(error, site);

@@ -47,8 +47,11 @@ export interface CallJournal {
   started(callId: string, tool: RegisteredTool, args: JsonObject): void | Promise<void>;
   /** After a started call ended, however. */
   finished(callId: string, outcome: CallOutcome): void;
-  /** A call denied before it started: a replay must deny it again without asking anyone. */
-  denied(callId: string, toolName: string, args: JsonObject, outcome: CallOutcome): void;
+  /**
+   * A call that ended without a tool running: denied before it started, or answered by the host
+   * (context.ask, context.llm). A replay answers it the same way without asking anyone.
+   */
+  settled(callId: string, toolName: string, args: JsonObject, outcome: CallOutcome): void;
   /**
    * The run stops at this call to wait for a decision: returns the error to throw there (the run's
    * outcome is `paused`, whatever the error becomes on its way out).

@@ -74,6 +74,8 @@ export interface McpConnection {
 export interface OutsideProviders<Registry> {
   executables(): Promise<{ loadExecutables(registry: Registry, dir: string, options?: ExecutableOptions): Promise<ExecutablesLoaded> }>;
   mcp(): Promise<{ connectMcp(registry: Registry, options: McpConnectOptions): Promise<McpConnection> }>;
+  /** ES modules of tools, and NeuroScript plugins. */
+  modules(): Promise<{ loadPlugin(registry: Registry, path: string): Promise<string[]> }>;
 }
 
 let installed: OutsideProviders<never> | undefined;

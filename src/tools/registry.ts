@@ -4,7 +4,7 @@
 // function calling is execute.ts, search is search.ts: the registry holds tools and hands them out.
 // It knows nothing of how a call is carried out: invoke.ts does that, and imports the registry only
 // for its types; execute.ts and createToolContext (detached.ts) hand over to it.
-import type { JsonValue } from '../values/json.js';
+import type { JsonObject, JsonValue } from '../values/json.js';
 import { buildTool, checkName, type RegisteredTool } from './build.js';
 import { checkExecuteOptions, executeCall, type ExecuteDefaults, type ExecuteOptions, type FunctionCall, type ToolResult } from './execute.js';
 import { fromDefinedTool, fromPlaited, isDefinedTool, type DefinedTool, type PlaitedHandler, type PlaitedSchema, type ToolSpec } from './forms.js';
@@ -36,6 +36,10 @@ export interface RegistryEvent {
   source: ToolSource;
   timestamp: number;
   tool: RegisteredTool;
+  /** The tool's id (a defineTool tool's `file-read`), else its name (TOOLS.md §8). */
+  toolId: string;
+  /** What the event is about: the tool, as plain JSON (its schema and settings, not its function). */
+  payload: JsonObject;
 }
 export type RegistryEventType = RegistryEvent['type'];
 export type RegistryListener = (event: RegistryEvent) => void;
@@ -48,7 +52,8 @@ export class ToolRegistry {
   /** A `defineTool` tool's id → the name it is registered under. */
   private readonly ids = new Map<string, string>();
   private readonly listeners = new Map<RegistryEventType, Set<RegistryListener>>();
-  private readonly executeDefaults: ExecuteDefaults;
+  /** The options it was made with, less the embedder: the policy and services of `execute` (and of the views over it). */
+  readonly executeDefaults: ExecuteDefaults;
   private readonly embedder: Embedder | undefined;
   private index: ToolIndex | undefined;
   /** While a provider hands the registry to foreign code (registerFrom): the source of what it registers. */
@@ -136,6 +141,11 @@ export class ToolRegistry {
     return true;
   }
 
+  /** Unregisters every tool, each with its `tool:unregistered` event. State and sessions are kept. */
+  clear(): void {
+    for (const tool of this.list()) this.unregister(tool.name);
+  }
+
   /** The tool CALL names `name` (exact, case-sensitive). */
   lookup(name: string): RegisteredTool | undefined {
     return this.tools.get(name);
@@ -207,8 +217,19 @@ export class ToolRegistry {
    * keywords over description), fused with the embedder's ranking when the registry has one.
    */
   search(intent: string, options: SearchOptions = {}): Promise<SearchResult[]> {
-    this.index ??= new ToolIndex(() => this.list(), this.embedder);
-    return this.index.search(intent, options);
+    return this.searchIndex().search(intent, options);
+  }
+
+  /**
+   * The keyword half of `search`, synchronously (the embedder is not asked): every matching tool
+   * unless `options.limit` says otherwise, best first.
+   */
+  searchKeywords(intent: string, options: SearchOptions = {}): SearchResult[] {
+    return this.searchIndex().searchKeywords(intent, options);
+  }
+
+  private searchIndex(): ToolIndex {
+    return (this.index ??= new ToolIndex(() => this.list(), this.embedder));
   }
 
   /** Listens for tools being registered or unregistered; returns a function that stops listening. */
@@ -224,7 +245,7 @@ export class ToolRegistry {
   private emit(type: RegistryEventType, tool: RegisteredTool): void {
     const set = this.listeners.get(type);
     if (set === undefined || set.size === 0) return;
-    const event: RegistryEvent = { type, toolName: tool.name, source: tool.source, timestamp: Date.now(), tool };
+    const event: RegistryEvent = { type, toolName: tool.name, source: tool.source, timestamp: Date.now(), tool, toolId: tool.id ?? tool.name, payload: describeTool(tool) };
     for (const listener of [...set]) {
       try {
         listener(event);
@@ -243,6 +264,16 @@ export class ToolRegistry {
   async loadExecutables(dir: string, options?: ExecutableOptions): Promise<ExecutablesLoaded> {
     const { loadExecutables } = await outsideProviders<ToolRegistry>('registry.loadExecutables').executables();
     return loadExecutables(this, dir, options);
+  }
+
+  /**
+   * Loads a NeuroScript plugin (TOOLS.md §11): an ES module exporting `register(registrar)`, whose
+   * `registrar.registerTool(tool)` registers here. A path is relative to the working directory;
+   * resolves to the names of the tools it registered.
+   */
+  async loadPlugin(path: string): Promise<string[]> {
+    const { loadPlugin } = await outsideProviders<ToolRegistry>('registry.loadPlugin').modules();
+    return loadPlugin(this, path);
   }
 
   /** Starts an MCP server (stdio) and registers its tools as `<server>.<tool>`; `close()` stops it. */
@@ -291,10 +322,6 @@ export class ToolRegistry {
   }
 }
 
-export function createToolRegistry(options?: ToolRegistryOptions): ToolRegistry {
-  return new ToolRegistry(options);
-}
-
 function toSpec(first: unknown, second?: unknown, third?: unknown): ToolSpec {
   if (typeof first === 'string') {
     if (typeof second === 'function') return fromPlaited(first, second as PlaitedHandler, third as PlaitedSchema);
@@ -306,4 +333,20 @@ function toSpec(first: unknown, second?: unknown, third?: unknown): ToolSpec {
   if (isDefinedTool(first)) return fromDefinedTool(first);
   if (first === null || typeof first !== 'object') throw new TypeError('register: a tool definition must be an object');
   return { ...(first as ToolDefinition), form: 'nuwa' };
+}
+
+/** A registered tool as plain JSON: what an event or a listing says of it. */
+function describeTool(tool: RegisteredTool): JsonObject {
+  const out: JsonObject = {
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parametersSchema as unknown as JsonObject,
+    category: tool.category,
+    confirm: tool.confirm,
+    source: tool.source,
+  };
+  if (tool.id !== undefined) out.id = tool.id;
+  if (tool.title !== undefined) out.title = tool.title;
+  if (tool.version !== undefined) out.version = tool.version;
+  return out;
 }

@@ -12,7 +12,7 @@ import type { RegisteredTool } from './build.js';
 import type { ToolCatalog } from './catalog.js';
 import type { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
-import type { ApprovalHook, ConfirmLevel, Logger } from './types.js';
+import type { ApprovalHook, AskHook, ConfirmLevel, LlmHook, Logger } from './types.js';
 import type { Limits } from './limits.js';
 import type { CallJournal } from './journal.js';
 import type { ValueLimits } from '../values/values.js';
@@ -32,6 +32,9 @@ export interface RunSettings {
   limits: Required<Limits>;
   print: (line: string) => void;
   approve: ApprovalHook | undefined;
+  /** The host's hooks for context.ask and context.llm. */
+  ask?: AskHook;
+  llm?: LlmHook;
   needsApproval: ReadonlySet<ConfirmLevel>;
   onEvent: ((event: NuwaEvent) => void) | undefined;
   logger: Logger;
@@ -66,6 +69,8 @@ export class Run implements CallHost {
   readonly logger: Logger;
   readonly sandbox: Sandbox;
   readonly approve: ApprovalHook | undefined;
+  readonly ask: AskHook | undefined;
+  readonly llm: LlmHook | undefined;
   readonly needsApproval: ReadonlySet<ConfirmLevel>;
   readonly emit: ((event: NuwaEvent) => void) | undefined;
   readonly fileName: string | undefined;
@@ -115,6 +120,8 @@ export class Run implements CallHost {
     this.logger = settings.logger;
     this.sandbox = settings.sandbox;
     this.approve = settings.approve;
+    this.ask = settings.ask;
+    this.llm = settings.llm;
     this.needsApproval = settings.needsApproval;
     this.fileName = settings.fileName;
     this.noun = settings.noun ?? 'run';

@@ -4,10 +4,14 @@
 // tool is embedded once, tools are ranked by cosine similarity too, and the two rankings are fused by
 // reciprocal rank fusion, so a query that shares no word with a tool can still find it.
 //
-// MiniSearch is imported on the first search, not when the package loads: most runs (and every
-// `nuwa run`) never search, and should not pay for the index at start-up. From the first search on,
-// the index follows every register and unregister.
-import type MiniSearch from 'minisearch';
+// MiniSearch is loaded on the first search, not when the package loads (`#minisearch`, see
+// minisearch-sync.ts): most runs (and every `nuwa run`) never search, and should not pay for the
+// index at start-up. From the first search on, the index follows every register and unregister.
+//
+// The parts — the keyword index over search documents, the embedder's checks, cosine, and the
+// weighted fusion of rankings — are exported for the other index the package has, Plaited's tool
+// discovery (views/plaited/discovery.ts), which ranks its own entries the same way.
+import MiniSearch from '#minisearch';
 import type { SearchOptions as MiniSearchOptions } from 'minisearch';
 import type { RegisteredTool } from './build.js';
 import { CATEGORIES, SOURCES } from './build.js';
@@ -35,7 +39,8 @@ export interface SearchResult {
   vectorRank?: number;
 }
 
-interface IndexedTool {
+/** What the keyword index reads of a tool: its key, and its words field by field. */
+export interface SearchDocument {
   id: string;
   name: string;
   keywords: string;
@@ -76,83 +81,70 @@ function processTerm(term: string): string | null {
   return STOP_WORDS.has(word) ? null : word;
 }
 
-function toDocument(tool: RegisteredTool): IndexedTool {
-  const properties = (tool.parametersSchema.properties ?? {}) as Record<string, JsonSchema>;
-  const parameters = Object.entries(properties).map(([name, schema]) => {
-    const description = typeof schema === 'object' && typeof schema.description === 'string' ? schema.description : '';
+/** The words of something to be found: its names, extra keywords, description and parameters. */
+export interface Searchable {
+  names: string[];
+  keywords: readonly string[];
+  description: string;
+  parameters: JsonSchema | undefined;
+}
+
+/** The search document of `item`, under `id`. */
+export function searchDocument(id: string, item: Searchable): SearchDocument {
+  const schema = item.parameters;
+  const properties = typeof schema === 'object' && schema !== null && typeof schema.properties === 'object' && schema.properties !== null ? (schema.properties as Record<string, JsonSchema>) : {};
+  const parameters = Object.entries(properties).map(([name, property]) => {
+    const description = typeof property === 'object' && property !== null && typeof property.description === 'string' ? property.description : '';
     return `${name} ${description}`;
   });
-  return {
-    id: tool.name,
-    name: [tool.name, tool.title ?? '', tool.id ?? ''].join(' '),
-    keywords: [...tool.keywords, tool.category].join(' '),
+  return { id, name: item.names.join(' '), keywords: item.keywords.join(' '), description: item.description, parameters: parameters.join(' ') };
+}
+
+function toDocument(tool: RegisteredTool): SearchDocument {
+  return searchDocument(tool.name, {
+    names: [tool.name, tool.title ?? '', tool.id ?? ''],
+    keywords: [...tool.keywords, tool.category],
     description: tool.description,
-    parameters: parameters.join(' '),
-  };
+    parameters: tool.parametersSchema,
+  });
 }
 
-/** The text a tool is embedded from: what a person would read to choose it. */
-function embeddingText(tool: RegisteredTool): string {
-  const words = tokenize(tool.title ?? tool.name).join(' ');
-  return [`${words}: ${tool.description}`, tool.keywords.join(', ')].filter((part) => part !== '').join('\n');
+/** The text something is embedded from: what a person would read to choose it. */
+export function embeddingText(name: string, description: string, keywords: readonly string[]): string {
+  const words = tokenize(name).join(' ');
+  return [`${words}: ${description}`, keywords.join(', ')].filter((part) => part !== '').join('\n');
 }
 
-type Vector = Float32Array | readonly number[];
+export type Vector = Float32Array | readonly number[];
 
-export class ToolIndex {
-  private engine: MiniSearch<IndexedTool> | undefined;
-  private loading: Promise<MiniSearch<IndexedTool>> | undefined;
-  private readonly vectors = new Map<RegisteredTool, Promise<Vector>>();
+/**
+ * A full-text index over search documents, built on first use from `current()` and kept current by
+ * add and remove from then on. Synchronous: MiniSearch is required, not imported, when first needed.
+ */
+export class KeywordIndex {
+  private engine: MiniSearch<SearchDocument> | undefined;
 
-  /** `currentTools` gives the registry's tools when the index is first built. */
-  constructor(
-    private readonly currentTools: () => RegisteredTool[],
-    private readonly embedder: Embedder | undefined,
-  ) {}
+  constructor(private readonly current: () => SearchDocument[]) {}
 
-  add(tool: RegisteredTool): void {
-    this.engine?.add(toDocument(tool));
+  add(document: SearchDocument): void {
+    this.engine?.add(document);
   }
 
-  remove(tool: RegisteredTool): void {
-    if (this.engine?.has(tool.name)) this.engine.remove(toDocument(tool));
-    this.vectors.delete(tool);
+  /** `document` must be the one that was added (MiniSearch removes a document's terms by reading them). */
+  remove(document: SearchDocument): void {
+    if (this.engine?.has(document.id)) this.engine.remove(document);
   }
 
-  async search(intent: string, options: SearchOptions = {}): Promise<SearchResult[]> {
-    if (typeof intent !== 'string') throw new TypeError('search(intent): intent must be a string');
-    const { limit, minScore, category, source } = checkOptions(options);
-    const query = intent.trim().slice(0, MAX_INTENT_LENGTH);
-    if (query === '') return [];
-    const engine = await this.load();
-    const current = new Map(this.currentTools().map((tool) => [tool.name, tool]));
-    const eligible = (tool: RegisteredTool | undefined): tool is RegisteredTool =>
-      tool !== undefined && (category === undefined || tool.category === category) && (source === undefined || tool.source === source);
-
-    const keywordRanking: Array<{ tool: RegisteredTool; score: number }> = [];
-    for (const match of engine.search(query)) {
-      const tool = current.get(match.id as string);
-      if (eligible(tool)) keywordRanking.push({ tool, score: match.score });
-    }
-
-    let results: SearchResult[];
-    if (this.embedder === undefined) {
-      const best = keywordRanking[0]?.score ?? 1;
-      results = keywordRanking.map(({ tool, score }, i) => ({ tool, score: score / best, ftsRank: i + 1 }));
-    } else {
-      const candidates = [...current.values()].filter(eligible);
-      const vectorRanking = await this.rankByEmbedding(query, candidates);
-      results = fuse(keywordRanking.map((entry) => entry.tool), vectorRanking);
-      // A tool unregistered while the embedder was working is not a result.
-      const still = new Set(this.currentTools());
-      results = results.filter((result) => still.has(result.tool));
-    }
-    return results.filter((result) => minScore === undefined || result.score >= minScore).slice(0, limit);
+  /** The ids of the documents that match `query`, best first, with MiniSearch's relevance. */
+  search(query: string): Array<{ id: string; score: number }> {
+    return this.load()
+      .search(query)
+      .map((match) => ({ id: match.id as string, score: match.score }));
   }
 
-  private load(): Promise<MiniSearch<IndexedTool>> {
-    this.loading ??= import('minisearch').then(({ default: Engine }) => {
-      const engine = new Engine<IndexedTool>({
+  private load(): MiniSearch<SearchDocument> {
+    if (this.engine === undefined) {
+      const engine = new MiniSearch<SearchDocument>({
         fields: ['name', 'keywords', 'description', 'parameters'],
         storeFields: [],
         tokenize,
@@ -161,16 +153,80 @@ export class ToolIndex {
         // Removal is immediate (remove, not discard), so there is nothing to vacuum in the background.
         autoVacuum: false,
       });
-      engine.addAll(this.currentTools().map(toDocument));
+      engine.addAll(this.current());
       this.engine = engine;
-      return engine;
-    });
-    return this.loading;
+    }
+    return this.engine;
+  }
+}
+
+export class ToolIndex {
+  private readonly keywords: KeywordIndex;
+  private readonly vectors = new Map<RegisteredTool, Promise<Vector>>();
+
+  /** `currentTools` gives the registry's tools when the index is first built. */
+  constructor(
+    private readonly currentTools: () => RegisteredTool[],
+    private readonly embedder: Embedder | undefined,
+  ) {
+    this.keywords = new KeywordIndex(() => this.currentTools().map(toDocument));
+  }
+
+  add(tool: RegisteredTool): void {
+    this.keywords.add(toDocument(tool));
+  }
+
+  remove(tool: RegisteredTool): void {
+    this.keywords.remove(toDocument(tool));
+    this.vectors.delete(tool);
+  }
+
+  async search(intent: string, options: SearchOptions = {}): Promise<SearchResult[]> {
+    const { query, minScore, limit, current, keywordRanking, eligible } = this.matchKeywords(intent, options);
+    if (query === '') return [];
+    let results: SearchResult[];
+    if (this.embedder === undefined) {
+      results = keywordResults(keywordRanking);
+    } else {
+      const candidates = [...current.values()].filter(eligible);
+      const vectorRanking = await this.rankByEmbedding(query, candidates);
+      results = fuseRankings([
+        { items: keywordRanking.map((entry) => entry.tool), weight: 1 },
+        { items: vectorRanking, weight: 1 },
+      ]).map(({ item, score, ranks: [ftsRank, vectorRank] }) => ({ tool: item, score, ...(ftsRank && { ftsRank }), ...(vectorRank && { vectorRank }) }));
+      // A tool unregistered while the embedder was working is not a result.
+      const still = new Set(this.currentTools());
+      results = results.filter((result) => still.has(result.tool));
+    }
+    return results.filter((result) => minScore === undefined || result.score >= minScore).slice(0, limit);
+  }
+
+  /** The keyword half of search, synchronously (no embedder); every match unless `limit` is given. */
+  searchKeywords(intent: string, options: SearchOptions = {}): SearchResult[] {
+    const { minScore, limit, keywordRanking } = this.matchKeywords(intent, options, Number.MAX_SAFE_INTEGER);
+    return keywordResults(keywordRanking).filter((result) => minScore === undefined || result.score >= minScore).slice(0, limit);
+  }
+
+  private matchKeywords(intent: string, options: SearchOptions, defaultLimit = DEFAULT_LIMIT) {
+    if (typeof intent !== 'string') throw new TypeError('search(intent): intent must be a string');
+    const { limit, minScore, category, source } = checkOptions(options, defaultLimit);
+    const query = intent.trim().slice(0, MAX_INTENT_LENGTH);
+    const current = new Map(this.currentTools().map((tool) => [tool.name, tool]));
+    const eligible = (tool: RegisteredTool | undefined): tool is RegisteredTool =>
+      tool !== undefined && (category === undefined || tool.category === category) && (source === undefined || tool.source === source);
+    const keywordRanking: Array<{ tool: RegisteredTool; score: number }> = [];
+    if (query !== '') {
+      for (const match of this.keywords.search(query)) {
+        const tool = current.get(match.id);
+        if (eligible(tool)) keywordRanking.push({ tool, score: match.score });
+      }
+    }
+    return { query, limit, minScore, current, keywordRanking, eligible };
   }
 
   private async rankByEmbedding(query: string, tools: RegisteredTool[]): Promise<RegisteredTool[]> {
     const [queryVector, toolVectors] = await Promise.all([embed(this.embedder!, query, 'the query'), Promise.all(tools.map((tool) => this.vectorOf(tool)))]);
-    const scored = tools.map((tool, i) => ({ tool, similarity: cosine(queryVector, toolVectors[i]!, tool.name) }));
+    const scored = tools.map((tool, i) => ({ tool, similarity: cosine(queryVector, toolVectors[i]!, `tool "${tool.name}"`) }));
     scored.sort((a, b) => b.similarity - a.similarity);
     return scored.map((entry) => entry.tool);
   }
@@ -179,7 +235,7 @@ export class ToolIndex {
   private vectorOf(tool: RegisteredTool): Promise<Vector> {
     let vector = this.vectors.get(tool);
     if (vector === undefined) {
-      vector = embed(this.embedder!, embeddingText(tool), `tool "${tool.name}"`);
+      vector = embed(this.embedder!, embeddingText(tool.title ?? tool.name, tool.description, tool.keywords), `tool "${tool.name}"`);
       this.vectors.set(tool, vector);
       vector.catch(() => {
         if (this.vectors.get(tool) === vector) this.vectors.delete(tool);
@@ -189,29 +245,54 @@ export class ToolIndex {
   }
 }
 
-/** Reciprocal rank fusion of the keyword and vector rankings, scaled to 0..1. */
-function fuse(keywordRanking: RegisteredTool[], vectorRanking: RegisteredTool[]): SearchResult[] {
-  const fused = new Map<RegisteredTool, SearchResult>();
-  const entry = (tool: RegisteredTool): SearchResult => {
-    let result = fused.get(tool);
-    if (result === undefined) fused.set(tool, (result = { tool, score: 0 }));
-    return result;
-  };
-  const best = 2 / (RRF_K + 1);
-  keywordRanking.forEach((tool, i) => {
-    const result = entry(tool);
-    result.ftsRank = i + 1;
-    result.score += 1 / (RRF_K + i + 1) / best;
-  });
-  vectorRanking.forEach((tool, i) => {
-    const result = entry(tool);
-    result.vectorRank = i + 1;
-    result.score += 1 / (RRF_K + i + 1) / best;
-  });
-  return [...fused.values()].sort((a, b) => b.score - a.score || (a.ftsRank ?? Infinity) - (b.ftsRank ?? Infinity));
+/** Keyword matches alone: relevance relative to the best match. */
+function keywordResults(ranking: Array<{ tool: RegisteredTool; score: number }>): SearchResult[] {
+  const best = ranking[0]?.score ?? 1;
+  return ranking.map(({ tool, score }, i) => ({ tool, score: score / best, ftsRank: i + 1 }));
 }
 
-async function embed(embedder: Embedder, text: string, what: string): Promise<Vector> {
+/** One ranking to fuse: items best first, and how much it counts. */
+export interface Ranking<T> {
+  items: readonly T[];
+  weight: number;
+}
+
+export interface Fused<T> {
+  item: T;
+  /** 0..1: first in every ranking is 1. */
+  score: number;
+  /** The item's 1-based rank in each ranking (undefined where it is absent), in the order given. */
+  ranks: Array<number | undefined>;
+}
+
+/**
+ * Weighted reciprocal rank fusion: each ranking adds `weight / (k + rank)`, and the sum is scaled so
+ * that an item first in every ranking scores 1. Best first; ties go to the better rank in the first
+ * ranking, then the next. The weights must be non-negative and not all zero.
+ */
+export function fuseRankings<T>(rankings: ReadonlyArray<Ranking<T>>): Array<Fused<T>> {
+  const fused = new Map<T, Fused<T>>();
+  const best = rankings.reduce((sum, ranking) => sum + ranking.weight / (RRF_K + 1), 0);
+  rankings.forEach((ranking, which) => {
+    ranking.items.forEach((item, i) => {
+      let entry = fused.get(item);
+      if (entry === undefined) fused.set(item, (entry = { item, score: 0, ranks: rankings.map(() => undefined) }));
+      entry.ranks[which] = i + 1;
+      entry.score += ranking.weight / (RRF_K + i + 1) / best;
+    });
+  });
+  const byRanks = (a: Fused<T>, b: Fused<T>): number => {
+    for (let i = 0; i < rankings.length; i++) {
+      const difference = (a.ranks[i] ?? Infinity) - (b.ranks[i] ?? Infinity);
+      if (difference !== 0 && !Number.isNaN(difference)) return difference;
+    }
+    return 0;
+  };
+  return [...fused.values()].sort((a, b) => b.score - a.score || byRanks(a, b));
+}
+
+/** The embedder's vector for `text`, checked: a non-empty list of numbers (`what` names it in errors). */
+export async function embed(embedder: Embedder, text: string, what: string): Promise<Vector> {
   let vector: unknown;
   try {
     vector = await embedder(text);
@@ -223,8 +304,9 @@ async function embed(embedder: Embedder, text: string, what: string): Promise<Ve
   return vector as Vector;
 }
 
-function cosine(a: Vector, b: Vector, toolName: string): number {
-  if (a.length !== b.length) throw new Error(`search: the embedder gave the query ${a.length} dimensions but tool "${toolName}" ${b.length}`);
+/** Cosine similarity of the query's vector and another's (`what` names the other in errors). */
+export function cosine(a: Vector, b: Vector, what: string): number {
+  if (a.length !== b.length) throw new Error(`search: the embedder gave the query ${a.length} dimensions but ${what} ${b.length}`);
   let dot = 0;
   let normA = 0;
   let normB = 0;
@@ -242,9 +324,9 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? `a ${(value as object).constructor?.name ?? 'object'}` : `a ${typeof value}`;
 }
 
-function checkOptions(options: SearchOptions): Required<Pick<SearchOptions, 'limit'>> & SearchOptions {
+function checkOptions(options: SearchOptions, defaultLimit: number): Required<Pick<SearchOptions, 'limit'>> & SearchOptions {
   if (options === null || typeof options !== 'object') throw new TypeError('search(intent, options): options must be an object');
-  const { limit = DEFAULT_LIMIT, minScore, category, source } = options;
+  const { limit = defaultLimit, minScore, category, source } = options;
   if (!Number.isInteger(limit) || limit < 1) throw new TypeError(`search: limit must be a whole number of at least 1, got ${String(limit)}`);
   if (minScore !== undefined && (typeof minScore !== 'number' || Number.isNaN(minScore))) throw new TypeError(`search: minScore must be a number, got ${String(minScore)}`);
   if (category !== undefined && !CATEGORIES.includes(category)) throw new TypeError(`search: category must be one of ${CATEGORIES.join(', ')}`);

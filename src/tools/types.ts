@@ -41,8 +41,11 @@ export type EvaluatedToolArguments = JsonObject;
 export type ToolFunction = (args: EvaluatedToolArguments, context: ToolContext) => unknown;
 
 export type ToolCategory = 'file' | 'network' | 'system' | 'data' | 'llm' | 'custom';
-/** Where a tool came from (TOOLS.md §5, `search({ source })`): set by the provider that made it. */
-export type ToolSource = 'local' | 'module' | 'executable' | 'mcp';
+/**
+ * Where a tool came from (TOOLS.md §5, `search({ source })`): set by the provider that made it.
+ * `a2a` is a tool of another agent (Agent2Agent), as Plaited's tool discovery names it.
+ */
+export type ToolSource = 'local' | 'module' | 'executable' | 'mcp' | 'a2a';
 export type ConfirmLevel = 'none' | 'read' | 'write' | 'destructive';
 
 /**
@@ -95,6 +98,12 @@ export interface StateMetadata {
   formatter?: (value: JsonValue) => string;
 }
 
+/** A state value with its metadata (the original Nuwa tools specification's helper type). */
+export interface StateValueWithMetadata {
+  value: JsonValue;
+  metadata?: StateMetadata;
+}
+
 export interface Logger {
   debug(message: string, meta?: unknown): void;
   info(message: string, meta?: unknown): void;
@@ -133,7 +142,54 @@ export interface ToolContext extends StateAccess {
   readonly sandboxDir: string;
   /** A path inside sandboxDir; throws if `relative` would escape it (.., absolute, symlinks). */
   resolvePath(relative: string): string;
+  /**
+   * Asks the person behind the host a question (the host's `ask` hook: a terminal, an MCP client's
+   * form, a chat window) and resolves to the answer; with `choices`, the answer is one of them. Fails
+   * with ToolExecutionError when the host has no way to ask, or answers badly.
+   */
+  ask(question: string, options?: AskOptions): Promise<string>;
+  /** Has the host's model complete a prompt (the host's `llm` hook) and resolves to its text. */
+  llm(request: LlmRequest): Promise<string>;
 }
+
+export interface AskOptions {
+  /** The answers allowed: the answer is then exactly one of them. */
+  choices?: string[];
+}
+
+/** What the host's ask hook is asked (TOOLS.md §11). */
+export interface AskRequest {
+  question: string;
+  /** Present when the tool gave choices: the answer must be one of them. */
+  choices?: string[];
+  /** The tool that asks. */
+  toolName: string;
+  /** The identity of this request among the run's calls (DURABLE.md §1). */
+  callId: string;
+  /** Aborted when the run stops or the tool's time is up: nobody waits for the answer any more. */
+  signal: AbortSignal;
+}
+/** Resolves to the answer. */
+/** The answer; or, in a durable run (DURABLE.md §2), `{ pause: true }`: the run waits for a host to answer later. */
+export type AskAnswer = string | { pause: true };
+export type AskHook = (request: AskRequest) => AskAnswer | Promise<AskAnswer>;
+
+/** One turn of a conversation sent to the host's model; a system prompt goes in `system`. */
+export interface LlmMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+/** A prompt, or a conversation with an optional system prompt and a cap on the reply's length. */
+export type LlmRequest = string | { messages: LlmMessage[]; system?: string; maxTokens?: number };
+/** Who makes an llm request: what the host's llm hook receives besides the request. */
+export interface LlmCallInfo {
+  toolName: string;
+  callId: string;
+  /** Aborted when the run stops or the tool's time is up. */
+  signal: AbortSignal;
+}
+/** Resolves to the model's text. */
+export type LlmHook = (request: LlmRequest, call: LlmCallInfo) => string | Promise<string>;
 
 /** What the host's approval hook is asked before a tool that needs approval runs. */
 export interface ApprovalRequest {

@@ -314,3 +314,73 @@ describe('Interpreter', () => {
     expect(typeof Interpreter.prototype.recover).toBe('function');
   });
 });
+
+describe('a tool that asks (context.ask)', () => {
+  const asking = () => {
+    const asked: string[] = [];
+    const deleted: string[] = [];
+    const tools = [
+      tool(
+        'delete_files',
+        async ({ pattern }, context) => {
+          const answer = await context.ask(`Delete every file matching ${String(pattern)}?`, { choices: ['yes', 'no'] });
+          asked.push(answer);
+          if (answer === 'yes') deleted.push(String(pattern));
+          return answer === 'yes' ? 'deleted' : 'kept';
+        },
+        { confirm: 'read' },
+      ),
+    ];
+    return { asked, deleted, tools };
+  };
+
+  it('pauses without an ask hook; the answer given on resume is what context.ask returns, recorded for later replays', async () => {
+    const { asked, deleted, tools } = asking();
+    const { interpreter } = setup(tools);
+    const outcome = paused(await interpreter.start('LET r = CALL delete_files { pattern: "*.tmp" }\nPRINT(r)'));
+    expect(outcome.pending).toEqual([{ callId: '1:9>0', kind: 'question', question: 'Delete every file matching *.tmp?', choices: ['yes', 'no'], line: 1, column: 9 }]);
+    expect(asked).toEqual([]);
+    const done = completed(await interpreter.resume(viaJson(outcome.checkpoint), { decisions: { '1:9>0': { answer: 'yes' } } }));
+    expect(done.result.output).toEqual(['deleted']);
+    expect(deleted).toEqual(['*.tmp']);
+    expect(done.checkpoint.log).toEqual([
+      expect.objectContaining({ callId: '1:9>0', toolName: 'context.ask', outcome: { value: 'yes' } }),
+      expect.objectContaining({ callId: '1:9', toolName: 'delete_files', outcome: { value: 'deleted' } }),
+    ]);
+  });
+
+  it("an ask hook's { pause: true } pauses too; an answer outside the choices is refused on resume", async () => {
+    const { tools } = asking();
+    const { interpreter } = setup(tools, { ask: () => ({ pause: true }) });
+    const outcome = paused(await interpreter.start('LET r = CALL delete_files { pattern: "a" }'));
+    const bad = await interpreter.resume(outcome.checkpoint, { decisions: { '1:9>0': { answer: 'maybe' } } });
+    expect(bad.status).toBe('failed');
+    if (bad.status === 'failed') expect(bad.error.message).toMatch(/not one of the choices/);
+    expect((await failure(interpreter.resume(outcome.checkpoint, { decisions: { '1:9>0': true } }))).message).toMatch(/\{ answer: "\.\.\." \}/);
+  });
+
+  it('run() keeps v1: no hook is a ToolExecutionError the tool sees', async () => {
+    const { tools } = asking();
+    const { interpreter } = setup(tools);
+    expect((await failure(interpreter.run('CALL delete_files { pattern: "a" }'))).message).toMatch(/no ask hook/);
+  });
+});
+
+describe('arguments as checked', () => {
+  it('replays a call whose arguments were coerced and given defaults, and refuses one whose tool now fills in another default', async () => {
+    const calls: string[] = [];
+    const quote = (parameters: object) =>
+      tool('quote', (args) => (calls.push(JSON.stringify(args)), 1), { confirm: 'read', parameters: parameters as never });
+    const v1 = { type: 'object', properties: { symbol: { type: 'string' }, venue: { type: 'string', default: 'NYSE' } }, required: ['symbol'] };
+    const pay = tool('pay', () => 1, { confirm: 'write' });
+    const script = 'CALL quote { symbol: 42 }\nCALL pay {}';
+    const first = paused(await setup([quote(v1), pay], { onApproval: 'pause' }).interpreter.start(script));
+    expect(first.checkpoint.log[0]!.args).toEqual({ symbol: '42', venue: 'NYSE' });
+    completed(await setup([quote(v1), pay]).interpreter.resume(first.checkpoint, { decisions: { '2:1': true } }));
+    expect(calls).toEqual(['{"symbol":"42","venue":"NYSE"}']);
+    const v2 = { ...v1, properties: { ...v1.properties, currency: { type: 'string', default: 'USD' } } };
+    const error = await failure(setup([quote(v2), pay]).interpreter.resume(first.checkpoint, { decisions: { '2:1': true } }));
+    expect(error.kind).toBe('ReplayError');
+    expect(calls).toHaveLength(1);
+  });
+});

@@ -21,6 +21,31 @@ describe('public API exports', () => {
     }
   });
 
+  it('exports the views of the other tool systems (TOOLS.md §11), loading nothing optional', async () => {
+    for (const name of ['createToolRegistry', 'createCoreTools', 'createToolDiscovery', 'asSdkworkRegistry', 'discoverTools', 'createToolExecutor'] as const) {
+      expect(typeof nuwa[name], name).toBe('function');
+    }
+    expect(nuwa.createToolRegistry()).toBeInstanceOf(nuwa.ToolRegistry);
+    expect(nuwa.createToolRegistry()).toBeInstanceOf(nuwa.PlaitedToolRegistry);
+    // The types of Plaited, sdkwork and RS-SDK are reachable under their namespaces, and StateValueWithMetadata at the top.
+    const result: nuwa.Plaited.ToolResult = { success: true, data: 1 };
+    const meta: nuwa.Sdkwork.ToolExecutionMeta = { executionId: 'e', toolId: 't', toolName: 'T', startTime: 0, endTime: 0, duration: 0 };
+    const definition: nuwa.RsSdk.ToolDefinition = { type: 'function', function: { name: 'n', description: 'd', parameters: { type: 'object' } } };
+    const state: nuwa.StateValueWithMetadata = { value: 1, metadata: { description: 'one' } };
+    expect([result.success, meta.toolId, definition.type, state.value]).toEqual([true, 't', 'function', 1]);
+    // nuwa-script/plaited has the same functions under Plaited's own names.
+    const plaited = await import('../../../src/plaited.js');
+    expect(plaited.createToolRegistry).toBe(nuwa.createToolRegistry);
+    expect(plaited.createToolDiscovery).toBe(nuwa.createToolDiscovery);
+  });
+
+  it('exports the NeuroScript view (TOOLS.md §11)', () => {
+    for (const name of ['defineNeuroTool', 'createRegistrationFunc', 'addToolsetRegistration', 'registerExtendedTools'] as const) {
+      expect(typeof nuwa[name], name).toBe('function');
+    }
+    expect(typeof nuwa.ToolRegistry.prototype.loadPlugin).toBe('function');
+  });
+
   it('ERROR_KINDS lists every error kind of LANGUAGE.md §6', () => {
     expect([...nuwa.ERROR_KINDS].sort()).toEqual(
       [

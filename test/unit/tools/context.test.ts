@@ -433,7 +433,7 @@ describe('a context kept after its run (issue 5.5)', () => {
     expect(Object.getOwnPropertyNames(kept).sort()).toEqual(['signal', 'toolName']);
     const documented = [
       'constructor', 'executionId', 'setState', 'getStateValue', 'hasState', 'getAllState', 'clearState', 'getStateMetadata', 'getAllStateMetadata',
-      'registerStateMetadata', 'sessionId', 'logger', 'print', 'callTool', 'getVar', 'setVar', 'sandboxDir', 'resolvePath',
+      'registerStateMetadata', 'sessionId', 'logger', 'print', 'callTool', 'getVar', 'setVar', 'sandboxDir', 'resolvePath', 'ask', 'llm',
     ];
     expect(Object.getOwnPropertyNames(Object.getPrototypeOf(kept)).sort()).toEqual(documented.sort());
     const anyContext = kept as unknown as Record<string, unknown>;

@@ -63,7 +63,7 @@ describe('execute: the two call shapes', () => {
     registry.register(weather());
     const before = Date.now();
     const result = await registry.execute('get_weather', { city: 'Paris' });
-    const { metadata } = result;
+    const metadata = result.metadata!;
     expect(metadata.toolName).toBe('get_weather');
     expect(metadata.startTime).toBeGreaterThanOrEqual(before);
     expect(metadata.endTime).toBeGreaterThanOrEqual(metadata.startTime);
@@ -77,7 +77,7 @@ describe('execute: failures are results, with the exact messages of §5', () => 
   it('an unknown tool: "Unknown tool: X", ToolNotFoundError', async () => {
     const result = await registryWith(weather()).execute({ name: 'unknownTool', arguments: '{}' });
     expect(result).toMatchObject({ success: false, error: 'Unknown tool: unknownTool', code: 'ToolNotFoundError' });
-    expect(result.metadata.toolName).toBe('unknownTool');
+    expect(result.metadata!.toolName).toBe('unknownTool');
   });
 
   it('invalid JSON: the JSON parser’s own message', async () => {
@@ -157,7 +157,7 @@ describe('execute: names', () => {
     expect(await registry.execute({ name: 'math.add', arguments: '{"a": 1, "b": 2}' })).toMatchObject({ success: true, data: 3 });
     const exported = await registry.execute({ name: 'math__add', arguments: '{"a": 1, "b": 2}' });
     expect(exported).toMatchObject({ success: true, data: 3 });
-    expect(exported.metadata.toolName).toBe('math.add');
+    expect(exported.metadata!.toolName).toBe('math.add');
   });
 
   it('prefers a tool registered under the exact name over the dotted reading', async () => {

@@ -5,7 +5,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { isNuwaError, NuwaError } from '../../../src/errors.js';
 import type { JsonObject } from '../../../src/values/json.js';
 import { Interpreter } from '../../../src/api/interpreter.js';
-import { createToolRegistry, ToolRegistry } from '../../../src/tools/registry.js';
+import { ToolRegistry } from '../../../src/tools/registry.js';
+import { createToolRegistry } from '../../../src/views/plaited/registry.js';
 import { Session } from '../../../src/tools/session.js';
 import type { ToolContext, ToolDefinition, ToolSchema } from '../../../src/tools/types.js';
 
@@ -107,6 +108,21 @@ describe('registration forms', () => {
     registry.register('add', addSchema, add);
     registry.register('Add', addSchema, add);
     expect(registry.names()).toEqual(['add', 'Add']);
+  });
+
+  it('clear unregisters every tool, each announced; the state stays', () => {
+    const registry = new ToolRegistry();
+    registry.register('add', addSchema, add);
+    registry.register('sub', addSchema, add);
+    registry.setState('kept', 1);
+    const gone: string[] = [];
+    registry.on('tool:unregistered', (event) => gone.push(event.toolName));
+    registry.clear();
+    expect(registry.names()).toEqual([]);
+    expect(gone).toEqual(['add', 'sub']);
+    expect(registry.getStateValue('kept')).toBe(1);
+    registry.register('add', addSchema, add);
+    expect(registry.names()).toEqual(['add']);
   });
 
   it('allows re-registering after unregister', () => {

@@ -203,6 +203,32 @@ describe('search with an embedder (reciprocal rank fusion)', () => {
   });
 });
 
+describe('searchKeywords: the keyword half, synchronously', () => {
+  it('ranks as search does without an embedder, and returns every match unless limited', async () => {
+    const registry = catalogueRegistry();
+    const intent = 'send an email to the team';
+    const sync = registry.searchKeywords(intent);
+    expect(Array.isArray(sync)).toBe(true);
+    expect(sync.length).toBeGreaterThan(5);
+    expect(sync.slice(0, 5)).toEqual(await registry.search(intent));
+    expect(registry.searchKeywords(intent, { limit: 2 })).toHaveLength(2);
+    expect(registry.searchKeywords(intent, { category: 'llm' }).every((result) => result.tool.category === 'llm')).toBe(true);
+    expect(registry.searchKeywords('   ')).toEqual([]);
+    expect(() => registry.searchKeywords(7 as never)).toThrow(TypeError);
+  });
+
+  it('never asks the embedder, and follows register and unregister', () => {
+    let asked = 0;
+    const registry = new ToolRegistry({ embedder: async () => (asked++, new Float32Array([1])) });
+    const base = { parameters: [], returns: 'any' as const, execute: () => null };
+    registry.register({ ...base, name: 'send_invoice', description: 'Sends an invoice' });
+    expect(registry.searchKeywords('invoice').map((result) => result.tool.name)).toEqual(['send_invoice']);
+    registry.unregister('send_invoice');
+    expect(registry.searchKeywords('invoice')).toEqual([]);
+    expect(asked).toBe(0);
+  });
+});
+
 describe('hostile intents', () => {
   it('a huge intent is cut to its first 1,000 characters, so it cannot stall the host', async () => {
     const registry = catalogueRegistry();
