@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** Test folders that need a Postgres server: they form the `postgres` project below. */
-const postgresTests = ['test/dbos/**/*.test.ts'];
+const postgresTests = ['test/dbos/**/*.test.ts', 'test/postgres/**/*.test.ts'];
 
 export default defineConfig({
   // `#chevrotain`, `#ajv`, `#ajv-formats` and `#minisearch` as Node 20.19+ resolves them (package.json "imports"):
