@@ -1,5 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** Test folders that need a Postgres server: they form the `postgres` project below. */
+const postgresTests = ['test/dbos/**/*.test.ts', 'test/postgres/**/*.test.ts'];
 
 export default defineConfig({
   // `#chevrotain`, `#ajv`, `#ajv-formats` and `#minisearch` as Node 20.19+ resolves them (package.json "imports"):
@@ -13,9 +16,31 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['test/**/*.test.ts'],
     // End-to-end tests spawn bin/nuwa and real tool processes; give them room on a busy machine.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // DBOS.migrate (test/dbos) reports on the console, and takes no logger to be quiet.
+    onConsoleLog: (log) => !log.startsWith('Running DBOS system database migrations'),
+    projects: [
+      {
+        extends: true,
+        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...postgresTests], sequence: { groupOrder: 1 } },
+      },
+      {
+        // One throwaway Postgres cluster for these files (test/support/postgres.ts), started only
+        // when a file of this project runs: `npx vitest run test/unit` needs no server.
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: postgresTests,
+          globalSetup: ['test/support/postgres-setup.ts'],
+          // These files mostly wait on worker processes and the server: run them side by side, in a
+          // group of their own before the rest (vitest needs one for a project's own maxWorkers),
+          // so that their heartbeats do not compete with the CPU-heavy tests of the main project.
+          maxWorkers: 4,
+          sequence: { groupOrder: 0 },
+        },
+      },
+    ],
   },
 });

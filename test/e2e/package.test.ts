@@ -74,6 +74,14 @@ describe('ES module import', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe(EXPECTED);
   });
+
+  it("import from 'nuwa-script/dbos' works where the host has installed DBOS", () => {
+    const file = path.join(project, 'host-dbos.mjs');
+    writeFileSync(file, `import { enableTakeover, sendDecision, decisionTopic } from '${pkg.name}/dbos';\nconsole.log(typeof enableTakeover, typeof sendDecision, decisionTopic('3:9'));`);
+    const result = runNode(file, project);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('function function nuwa.decision:3:9\n');
+  });
 });
 
 describe('a bundle made with esbuild --bundle --platform=node', () => {
