@@ -5,12 +5,12 @@ import { installProviders } from './providers/install.js';
 installProviders();
 
 export { Interpreter } from './api/interpreter.js';
-export type { InterpreterOptions, RunOptions, RunResult, ScriptScope, StartOptions, ResumeOptions, RecoverOptions, RunOutcome } from './api/types.js';
+export type { InterpreterOptions, RunOptions, RunResult, ScriptScope, StartOptions, ResumeOptions, RecoverOptions, RunOutcome, JournaledOutcome } from './api/types.js';
 export type { Checkpoint, CheckpointStatus } from './api/checkpoint.js';
 export type { RunStore, RunWriter, RunEntry, RunHeader, RunStatus, RunSummary, StoredRun, StoredResult, UnfinishedCall } from './api/store.js';
 export { MemoryRunStore } from './api/memory-store.js';
 export { FileRunStore } from './api/file-store.js';
-export type { CallOutcome, Decision, PendingCall, RecordedCall } from './tools/journal.js';
+export type { CallJournal, CallOutcome, Decision, PendingCall, RecordedCall } from './tools/journal.js';
 export { ToolRegistry } from './tools/registry.js';
 export type { ExecutableOptions, ExecutablesLoaded, LoadFailure, McpConnectOptions, McpConnection } from './tools/outside.js';
 export type { RegisteredTool, FunctionSchema, ToolRegistryOptions, RegistryEvent, RegistryEventType, RegistryListener } from './tools/registry.js';

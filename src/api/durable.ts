@@ -10,7 +10,7 @@ import type { NuwaEvent, RunStats } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { copyJson } from '../values/values.js';
 import { describeThrown } from '../util/foreign.js';
-import type { Decision, PendingCall } from '../tools/journal.js';
+import type { CallJournal, Decision, PendingCall } from '../tools/journal.js';
 import { CHECKPOINT_VERSION, readCheckpoint, sign, sourceHashOf, type Checkpoint, type CheckpointStatus } from './checkpoint.js';
 import { RunJournal } from './journal.js';
 import { checkRunId, type RunHeader, type RunStore, type RunWriter, type StoredRun } from './store.js';
@@ -19,7 +19,7 @@ import type { RecoverOptions, ResumeOptions, RunOptions, RunOutcome, RunResult, 
 /** What makes a run durable, given to the run itself. */
 export interface DurableRunSettings {
   runId: string;
-  journal: RunJournal;
+  journal: CallJournal;
   /** Time spent running before this process took the run up (timeoutMs counts across pauses). */
   elapsedMs: number;
 }

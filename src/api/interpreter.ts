@@ -18,9 +18,10 @@ import { PlanBudget } from '../check/approval.js';
 import { plan as planScript, type Plan, type PlanOptions } from '../check/check.js';
 import { charsIn, checkTotals, fromJson, itemsIn, setJsonKey, toJson, type Value, type ValueLimits } from '../values/values.js';
 import { callHook, describeThrown } from '../util/foreign.js';
-import type { InterpreterOptions, RecoverOptions, ResumeOptions, RunOptions, RunOutcome, RunResult, ScriptScope, StartOptions } from './types.js';
+import type { InterpreterOptions, JournaledOutcome, RecoverOptions, ResumeOptions, RunOptions, RunOutcome, RunResult, ScriptScope, StartOptions } from './types.js';
 import { recoverRun, resumeRun, startRun, type DurableHost, type DurableRunSettings, type ScriptEnd } from './durable.js';
 import type { Checkpoint } from './checkpoint.js';
+import type { CallJournal } from '../tools/journal.js';
 
 
 const DEFAULT_APPROVAL_LEVELS: ConfirmLevel[] = ['write', 'destructive'];
@@ -80,7 +81,7 @@ export class Interpreter {
       signal: options.signal,
       ...(durable && { runId: durable.runId, journal: durable.journal, elapsedMs: durable.elapsedMs, pauseForApproval: this.options.onApproval === 'pause' }),
     });
-    durable?.journal.countPrintedBy(() => run.output.length);
+    durable?.journal.countPrintedBy?.(() => run.output.length);
     // Without the run's clock: the variables are read after the run stopped too (for the error report).
     const { maxValueSize, maxStringLength } = run.valueLimits;
     const top = new Scope(null, null, null, { maxValueSize, maxStringLength });
@@ -148,6 +149,19 @@ export class Interpreter {
    */
   recover(runId: string, options: RecoverOptions): Promise<RunOutcome> {
     return recoverRun(this.durableHost, runId, options);
+  }
+
+  /**
+   * Runs a script with a journal of an integration's own (tools/journal.ts): how a durable engine
+   * records and replays a run's calls its own way (nuwa-script/dbos makes each call a DBOS step).
+   * Hosts use start, resume and recover; this is for integrations.
+   */
+  async runWithJournal(source: string, journal: CallJournal, options: RunOptions & { runId: string; elapsedMs?: number }): Promise<JournaledOutcome> {
+    const { runId, elapsedMs = 0, ...runOptions } = options;
+    const ended = await this.runScript(source, runOptions, { runId, journal, elapsedMs });
+    if (ended.ok) return { status: 'completed', result: ended.result };
+    if (ended.paused) return { status: 'paused', pending: [...journal.pending], stats: ended.stats, state: ended.state };
+    return { status: 'failed', error: ended.error, stats: ended.stats };
   }
 
   private get durableHost(): DurableHost {

@@ -103,3 +103,9 @@ export type RunOutcome =
   | { status: 'completed'; runId: string; result: RunResult; checkpoint: Checkpoint }
   | { status: 'paused'; runId: string; pending: PendingCall[]; checkpoint: Checkpoint }
   | { status: 'failed'; runId: string; error: NuwaError; checkpoint: Checkpoint };
+
+/** How a run with an integration's journal ended (Interpreter.runWithJournal). */
+export type JournaledOutcome =
+  | { status: 'completed'; result: RunResult }
+  | { status: 'paused'; pending: PendingCall[]; stats: RunStats; state: Record<string, JsonValue> }
+  | { status: 'failed'; error: NuwaError; stats: RunStats };

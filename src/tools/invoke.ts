@@ -190,7 +190,8 @@ function startTool(
   let raw: unknown;
   try {
     const execute = tool.execute; // called bare: `this` in a tool is not the registry's record of it
-    raw = execute(args, context);
+    const around = host.journal?.invoke;
+    raw = around === undefined ? execute(args, context) : around.call(host.journal, callIdOf(site), tool, args, () => execute(args, context));
     // Read once: a getter could answer differently on a second read. A promise gets its handlers
     // at once, so that it can never become an unhandled rejection of the host.
     const then = thenOf(raw);

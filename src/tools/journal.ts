@@ -61,6 +61,16 @@ export interface CallJournal {
   now(): number;
   /** How many lines were printed (and given to the host) before this process took the run up. */
   readonly printedBefore: number;
+  /** The calls the run waits at, once it pauses (empty while it runs). */
+  readonly pending: readonly PendingCall[];
+  /** Told how to read how many lines the run has printed (the run exists only after the journal). */
+  countPrintedBy?(printed: () => number): void;
+  /**
+   * Makes the tool's invocation itself (`invoke` calls the tool function), when a journal needs to
+   * stand around it: a durable engine records it as a step of its own (nuwa-script/dbos). Without
+   * it the call path invokes the tool directly.
+   */
+  invoke?(callId: string, tool: RegisteredTool, args: JsonObject, invoke: () => unknown): unknown;
 }
 
 /** A tool whose call may be made again after a crash without asking anyone (DURABLE.md §3). */
