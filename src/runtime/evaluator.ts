@@ -16,6 +16,7 @@ import { evaluateCalc } from './calc.js';
 import { compileBinary } from './binary.js';
 import { compileSpine, isLongSpine, type SpineNode } from './chains.js';
 import { compileToolCall, type CallWith } from './calls.js';
+import { compileComprehension } from './comprehension.js';
 import { BINARY_OPERATIONS, decidedByLeft, indexInto, logicalOperand, member, UNARY_OPERATIONS } from './operators.js';
 import type { Run } from '../tools/run.js';
 import type { ScriptCallSite } from './script-call.js';
@@ -272,9 +273,10 @@ class LoopRun extends Pending implements Continuation {
       if (inner === null) {
         if (next >= items.length) return undefined;
         rt.tick(node);
-        const item = items.at(next++);
-        if (this.loop.calls || this.spare === null) inner = this.spare = new Scope(this.scope, this.loop.variable, item);
-        else inner = this.spare.reset(item);
+        const index = next++;
+        const item = items.at(index);
+        if (this.loop.calls || this.spare === null) inner = this.spare = Scope.ofItem(this.scope, this.loop.variable, item, index);
+        else inner = this.spare.reset(item, index);
         statement = 0;
       }
       while (statement < statements.length) {
@@ -383,6 +385,8 @@ export function compileSync(node: A.Expression): SyncEval {
         return NuwaList.from(out, rt.valueLimits, node);
       };
     }
+    case 'Comprehension':
+      return compileComprehension(node, compileExpression).sync!;
     case 'Object': {
       const keys = node.properties.map((p) => intern(p.key));
       const values = mapEach(node.properties, (p) => compileSync(p.value));
@@ -436,6 +440,8 @@ function compileAsync(node: A.Expression): AsyncEval {
         return NuwaList.from(out, rt.valueLimits, node);
       };
     }
+    case 'Comprehension':
+      return compileComprehension(node, compileExpression).async!;
     case 'Object': {
       const keys = node.properties.map((p) => p.key);
       const values = mapEach(node.properties, (p) => compileExpression(p.value));

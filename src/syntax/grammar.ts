@@ -12,7 +12,7 @@ import type * as A from './ast.js';
 import { BINARY, buildExpression, OPERAND, PREFIX, type PieceKind } from './precedence.js';
 import * as T from './tokens.js';
 import { errorMessages } from './messages.js';
-import { anyCall, columnOf, emptyObject, falseValue, ifNode, lineOf, nullValue, numberValue, placeholder, placeholderStatement, standIn, stringValue, trueValue } from './nodes.js';
+import { anyCall, type Clause, columnOf, comprehensionNode, emptyObject, falseValue, ifNode, lineOf, nullValue, numberValue, placeholder, placeholderStatement, standIn, stringValue, trueValue } from './nodes.js';
 import { expressionName, methodCallHint } from './hints.js';
 import { unknownFunctionMessage } from './functions.js';
 import type { SyntaxProblem } from '../errors.js';
@@ -421,21 +421,69 @@ export class NuwaParser extends EmbeddedActionsParser {
     this.CONSUME(T.Comma);
     this.items.push(this.SUBRULE2(this.expression));
   };
-  private readonly elements = (): void => {
+  /** After a list's first element: a comprehension's clause, or the other elements. */
+  private readonly listRestAlternatives: Array<IOrAlt<Clause | undefined>> = [
+    { ALT: () => this.SUBRULE(this.comprehensionClause) },
+    {
+      ALT: () => {
+        this.MANY(this.nextElement);
+        this.OPTION2(this.trailingComma);
+        return undefined;
+      },
+    },
+  ];
+  private readonly elements = (): Clause | undefined => {
     this.items.push(this.SUBRULE(this.expression));
-    this.MANY(this.nextElement);
-    this.OPTION2(this.trailingComma);
+    return this.OR(this.listRestAlternatives);
   };
 
-  listLiteral = this.RULE('listLiteral', (): A.ListExpression => {
+  listLiteral = this.RULE('listLiteral', (): A.ListExpression | A.ComprehensionExpression => {
     const bracket = this.CONSUME(T.LBracket);
     const start = this.items.length;
-    this.OPTION(this.elements);
+    const clause = this.OPTION(this.elements);
     this.CONSUME(T.RBracket);
     const elements = this.take(this.items, start);
     if (this.RECORDING_PHASE) return placeholder() as never;
+    if (clause !== undefined) return comprehensionNode(bracket, elements[0] ?? placeholder(), clause);
     return { type: 'List', elements, line: lineOf(bracket), column: columnOf(bracket), hasCall: anyCall(elements) };
   }, { recoveryValueFunc: standIn<A.ListExpression>(placeholder) });
+
+  private readonly comprehensionCondition = (): A.Expression => {
+    this.CONSUME(T.ComprehensionIf);
+    return this.SUBRULE2(this.expression);
+  };
+
+  /** A second FOR or IF in one comprehension, as Python nests them (reported). */
+  private readonly extraClauseAlternatives: Array<IOrAlt<void>> = [
+    {
+      ALT: () => {
+        const keyword = this.CONSUME2(T.ComprehensionFor);
+        this.CONSUME2(T.Identifier);
+        this.CONSUME2(T.In);
+        this.SUBRULE3(this.expression);
+        if (!this.RECORDING_PHASE) this.report(keyword, 'a list comprehension has one FOR: nest them, [[expression FOR y IN ys] FOR x IN xs] (a list of lists), or build the list with FOR loops and APPEND');
+      },
+    },
+    {
+      ALT: () => {
+        const keyword = this.CONSUME2(T.ComprehensionIf);
+        this.SUBRULE4(this.expression);
+        if (!this.RECORDING_PHASE) this.report(keyword, 'a list comprehension has one IF: join the conditions with AND');
+      },
+    },
+  ];
+  private readonly extraClause = (): void => this.OR(this.extraClauseAlternatives);
+
+  /** `FOR x IN list` and `IF condition` after a comprehension's element. */
+  comprehensionClause = this.RULE('comprehensionClause', (): Clause => {
+    this.CONSUME(T.ComprehensionFor);
+    const variable = this.CONSUME(T.Identifier);
+    this.CONSUME(T.In);
+    const iterable = this.SUBRULE(this.expression);
+    const condition = this.OPTION(this.comprehensionCondition) ?? null;
+    this.MANY(this.extraClause);
+    return { variable: variable.image, iterable, condition };
+  }, { recoveryValueFunc: (): Clause => ({ variable: '', iterable: placeholder(), condition: null }) });
 
   objectLiteral = this.RULE('objectLiteral', (): A.ObjectExpression => {
     const brace = this.CONSUME(T.LBrace);

@@ -13,7 +13,7 @@ export interface OpenAtEnd {
   string: boolean;
 }
 
-const NAME_BEFORE = new Set([T.Let.tokenTypeIdx, T.For.tokenTypeIdx, T.Dot.tokenTypeIdx]);
+const NAME_BEFORE = new Set([T.Let.tokenTypeIdx, T.For.tokenTypeIdx, T.ComprehensionFor.tokenTypeIdx, T.Dot.tokenTypeIdx]);
 const OPENS_BLOCK = new Set([T.If.tokenTypeIdx, T.For.tokenTypeIdx, T.While.tokenTypeIdx]);
 const OPENS_BRACKET = new Set([T.LParen.tokenTypeIdx, T.LBracket.tokenTypeIdx, T.LBrace.tokenTypeIdx]);
 const CLOSES_BRACKET = new Set([T.RParen.tokenTypeIdx, T.RBracket.tokenTypeIdx, T.RBrace.tokenTypeIdx]);

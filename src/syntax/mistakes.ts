@@ -52,7 +52,7 @@ const END = T.End.tokenTypeIdx!;
 /** Tokens that change the structure the pass follows (trackStructure). */
 const STRUCTURAL = index([
   T.LParen, T.LBracket, T.LBrace, T.RParen, T.RBracket, T.RBrace, T.Let, T.If, T.For, T.End, T.Else, T.Then, T.Do,
-  T.ElseIf, T.Colon, T.In, T.While,
+  T.ElseIf, T.Colon, T.In, T.While, T.ComprehensionFor,
 ]);
 
 const KEYWORD_TYPES: ReadonlyMap<string, TokenType> = new Map([
@@ -71,7 +71,7 @@ const sameLine = (a: IToken, b: IToken | undefined): boolean => b !== undefined 
 
 /** Rewrites `tokens` in place (and returns the possibly shorter list); problems go to `problems`. */
 export function recogniseMistakes(tokens: IToken[], problems: ProblemList): IToken[] {
-  const state: Structure = { blocks: [], depth: 0 };
+  const state: Structure = { blocks: [], depth: 0, brackets: [], comprehensionAt: -1 };
   const bound = new Set<string>();
   const literals: Array<{ at: number; literal: 'true' | 'false' | 'null' }> = [];
   let removed = false;
@@ -88,7 +88,7 @@ export function recogniseMistakes(tokens: IToken[], problems: ProblemList): ITok
       const atStatementStart =
         state.depth === 0 && (previous === undefined || ENDS_OPERAND[previous.tokenTypeIdx] === true || BEFORE_STATEMENT[previous.tokenTypeIdx] === true);
       const name = token.image;
-      if (is(previous, T.Let) || is(previous, T.For) || (is(previous, T.Comma) && top === Part.ForHead)) {
+      if (is(previous, T.Let) || is(previous, T.For) || is(previous, T.ComprehensionFor) || (is(previous, T.Comma) && top === Part.ForHead)) {
         // A name being bound: always a name. Kept only if it could be taken for a literal (True,
         // None...): a long script binds tens of thousands of other names.
         if (LITERAL_WORDS.has(name)) bound.add(name);
@@ -99,10 +99,15 @@ export function recogniseMistakes(tokens: IToken[], problems: ProblemList): ITok
         let message: string | undefined;
         switch (word?.kind) {
           case 'keyword':
-            if (isKeywordHere(word.keyword, tokens, i, previous, top, atStatementStart, state.blocks.length > 0)) {
+            if (comprehensionWord(word.keyword, tokens, i, previous, state)) {
+              // Python's `[x for x in xs if x]`: the comprehension's FOR or IF, lowercase.
+              type = word.keyword === 'FOR' ? T.ComprehensionFor : T.ComprehensionIf;
+              message = keywordCaseHint(word.keyword);
+            } else if (isKeywordHere(word.keyword, tokens, i, previous, top, atStatementStart, state.blocks.length > 0)) {
               type = KEYWORD_TYPES.get(word.keyword)!;
-              // `x in list` outside a FOR header is reported by the expression builder ("use CONTAINS").
-              if (!(word.keyword === 'IN' && top !== Part.ForHead)) message = keywordCaseHint(word.keyword);
+              // `x in list` outside a FOR header is reported by the expression builder ("use CONTAINS");
+              // after a comprehension's `FOR x` the grammar takes it as the IN it is, so it is reported here.
+              if (!(word.keyword === 'IN' && top !== Part.ForHead && !is(tokens[i - 2], T.ComprehensionFor))) message = keywordCaseHint(word.keyword);
             }
             break;
           case 'elseif':
@@ -167,6 +172,18 @@ function restOfLine(tokens: IToken[], start: number): string {
 }
 
 const REMOVED = { image: '', startOffset: -1, tokenTypeIdx: -1 } as unknown as IToken;
+
+/**
+ * Whether a lowercase `for` or `if` is a list comprehension's: directly inside square brackets,
+ * after the element, `for` before `name in`, `if` after the comprehension's FOR.
+ */
+function comprehensionWord(keyword: string, tokens: IToken[], i: number, previous: IToken | undefined, state: Structure): boolean {
+  if (keyword !== 'FOR' && keyword !== 'IF') return false;
+  if (state.brackets[state.brackets.length - 1] !== LBRACKET || previous === undefined || ENDS_OPERAND[previous.tokenTypeIdx] !== true) return false;
+  if (keyword === 'IF') return state.comprehensionAt === state.depth && tokens[i + 1] !== undefined && STARTS_OPERAND[tokens[i + 1]!.tokenTypeIdx] === true;
+  const afterNext = tokens[i + 2];
+  return isIdentifier(tokens[i + 1]) && (is(afterNext, T.In) || /^in$/i.test(afterNext?.image ?? ''));
+}
 
 function isKeywordHere(keyword: string, tokens: IToken[], i: number, previous: IToken | undefined, top: Part | undefined, atStatementStart: boolean, blockOpen: boolean): boolean {
   const next = tokens[i + 1];
@@ -242,12 +259,18 @@ function reportNameMisuse(tokens: IToken[], i: number, previous: IToken | undefi
   }
 }
 
-const [IF, ELSE_IF, THEN, COLON, FOR, IN, WHILE, DO] = [T.If, T.ElseIf, T.Then, T.Colon, T.For, T.In, T.While, T.Do].map((t) => t.tokenTypeIdx!);
+const [IF, ELSE_IF, THEN, COLON, FOR, IN, WHILE, DO, COMPREHENSION_FOR, LBRACKET] = [T.If, T.ElseIf, T.Then, T.Colon, T.For, T.In, T.While, T.Do, T.ComprehensionFor, T.LBracket].map(
+  (t) => t.tokenTypeIdx!,
+);
 
 interface Structure {
   blocks: Part[];
   /** Open brackets. */
   depth: number;
+  /** The open brackets' types (tokenTypeIdx), innermost last. */
+  brackets: number[];
+  /** The depth of the brackets of the comprehension whose FOR was seen last, while they are open; else -1. */
+  comprehensionAt: number;
 }
 
 /** Follows blocks and brackets, for the position rules above. */
@@ -255,13 +278,25 @@ function trackStructure(token: IToken, state: Structure): void {
   const type = token.tokenTypeIdx;
   if (OPENS[type]) {
     state.depth++;
+    state.brackets.push(type);
     return;
   }
   if (CLOSES[type]) {
     state.depth = Math.max(0, state.depth - 1);
+    state.brackets.pop();
+    if (state.depth < state.comprehensionAt) state.comprehensionAt = -1;
     return;
   }
-  if (state.depth > 0 && STATEMENT_KEYWORDS[type]) state.depth = 0; // a bracket was left open: statements go on
+  if (type === COMPREHENSION_FOR) {
+    state.comprehensionAt = state.depth;
+    return;
+  }
+  if (state.depth > 0 && STATEMENT_KEYWORDS[type]) {
+    // a bracket was left open: statements go on
+    state.depth = 0;
+    state.brackets.length = 0;
+    state.comprehensionAt = -1;
+  }
   const { blocks } = state;
   const top = blocks.length - 1;
   switch (type) {
