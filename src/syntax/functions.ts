@@ -1,13 +1,13 @@
-// The names of the language's built-in functions (LANGUAGE.md §5), in the order of its table, and
-// the message for a name that is none of them. The syntax layer reports `name(...)` with an unknown
-// name while parsing; what each built-in does lives in the runtime (runtime/builtins.ts), which
-// implements exactly these names.
+// The names of the language's built-in functions (LANGUAGE.md §5, in the order of its table, then
+// the additions of §8), and the message for a name that is none of them. The syntax layer reports
+// `name(...)` with an unknown name while parsing; what each built-in does lives in the runtime
+// (runtime/builtins.ts), which implements exactly these names.
 import { didYouMean } from '../util/suggest.js';
 import { builtinForMethod } from './hints.js';
 
 export const BUILTIN_NAMES: readonly string[] = [
   'PRINT', 'NOW', 'FORMAT', 'LEN', 'KEYS', 'APPEND', 'CONTAINS', 'STR', 'NUMBER', 'ROUND', 'FLOOR', 'CEIL', 'ABS', 'MIN', 'MAX', 'TYPE',
-  'JOIN', 'SPLIT', 'SLICE', 'SORT', 'REVERSE', 'UPPER', 'LOWER', 'TRIM', 'REPLACE', 'RANGE',
+  'JOIN', 'SPLIT', 'SLICE', 'SORT', 'REVERSE', 'UPPER', 'LOWER', 'TRIM', 'REPLACE', 'RANGE', 'SUM', 'GET', 'SET',
 ];
 
 const BUILTIN_SET: ReadonlySet<string> = new Set(BUILTIN_NAMES);
