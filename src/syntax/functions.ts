@@ -12,6 +12,15 @@ export const BUILTIN_NAMES: readonly string[] = [
 
 const BUILTIN_SET: ReadonlySet<string> = new Set(BUILTIN_NAMES);
 
+/** Functions of other languages that a line of built-ins replaces, by their name in upper case. */
+const REPLACEMENTS: ReadonlyMap<string, string> = new Map([
+  ['AVG', 'write SUM(list) / LEN(list)'],
+  ['AVERAGE', 'write SUM(list) / LEN(list)'],
+  ['MEAN', 'write SUM(list) / LEN(list)'],
+  ['FILTER', 'write [x FOR x IN list IF condition]'],
+  ['MAP', 'write [expression FOR x IN list]'],
+]);
+
 export function isBuiltinName(name: string): boolean {
   return BUILTIN_SET.has(name);
 }
@@ -21,6 +30,7 @@ export function unknownFunctionMessage(name: string, isTool?: (name: string) => 
   const upper = name.toUpperCase();
   let hint: string;
   if (BUILTIN_SET.has(upper)) hint = `: built-in names are uppercase: write \`${upper}\``;
+  else if (REPLACEMENTS.has(upper) && !isTool?.(name)) hint = `: ${REPLACEMENTS.get(upper)}`;
   else if (isTool?.(name)) hint = `: \`${name}\` is a tool: write CALL ${name} { ... }`;
   else {
     const method = builtinForMethod(name);
