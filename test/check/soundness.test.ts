@@ -178,7 +178,8 @@ class Writer {
   /**
    * A list comprehension. Its list runs once, and its element and condition only for some items (or
    * none): each part gets a line and a marker of its own, run just before the part
-   * (`[CALL mark {...}, part][1]` is the part).
+   * (`[CALL mark {...}, part][1]` is the part). What follows the comprehension gets a line and a
+   * marker too, run once every element is done (`[comprehension, CALL mark {...}][0]`).
    */
   comprehension(depth: number, indent: number): void {
     const r = this.random;
@@ -187,7 +188,7 @@ class Writer {
       this.write(`${before}[CALL mark { at: ${this.line()} }, `);
       this.open[this.open.length - 1]?.push(this.line());
     };
-    this.write('[');
+    this.write('[[');
     marker('');
     this.expression(r.pick(TYPES), depth - 1, indent + 2);
     this.write('][1]');
@@ -199,7 +200,10 @@ class Writer {
       this.expression('bool', depth - 1, indent + 2);
       this.write('][1]');
     }
-    this.write(']');
+    this.write('],');
+    this.newline(indent + 1);
+    this.write(`CALL mark { at: ${this.line()} }][0]`);
+    this.open[this.open.length - 1]?.push(this.line());
   }
 
   member(type: Type, access: string, depth: number, indent: number): void {
