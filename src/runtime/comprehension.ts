@@ -7,12 +7,17 @@
 // The values are collected in item order, within the run's value limits as they come in, so a
 // comprehension that builds big values stops at the limit instead of first filling the memory.
 //
-// As everywhere in the evaluator, a comprehension from which no CALL is reachable compiles to a
-// synchronous closure, and one scope serves every element in turn (nothing can keep it: only a
-// tool's context could). One with a CALL gets a fresh scope per element, made by `elementScope`,
-// and its elements are evaluated by `evaluateElementsInOrder`, one after the other, each awaited
-// before the next starts: the one routine that runs a comprehension's elements, which concurrent
-// calls (DURABLE.md §4) replace.
+// A comprehension is a loop, so it gives the event loop a turn when the run's time slice is spent,
+// as a FOR loop does between iterations (waiting.ts): it is compiled on the path that may wait.
+// It runs synchronously, element after element, and makes a promise only when it must wait (for a
+// tool that answers later, or for that turn). Without a CALL, one scope serves every element in turn
+// (nothing can keep it: only a tool's context could).
+//
+// The seam for concurrent calls (DURABLE.md §4): an ElementsRun evaluates one element at a time,
+// `element(index)`, in the element's own scope (`scopeFor`), and `evaluateElementsInOrder` is the
+// one routine that decides which element runs when: today each after the one before has finished.
+// A routine that starts several elements at once replaces it, adding their values to the results
+// in item order.
 import type * as A from '../syntax/ast.js';
 import { NuwaError, type Position } from '../errors.js';
 import { intern } from '../util/intern.js';
@@ -21,84 +26,121 @@ import type { Run } from '../tools/run.js';
 import { evaluatePart, type Compiled } from './compiled.js';
 import { Scope } from './scope.js';
 
-/** A comprehension compiled with a CALL reachable: what each of its runs needs. */
+/** A comprehension, compiled: what each evaluation of it needs. */
 export interface CompiledComprehension {
   readonly node: A.ComprehensionExpression;
-  /** The loop variable, interned. */
+  /** The variable, interned. */
   readonly variable: string;
   readonly element: Compiled;
   readonly condition: Compiled | null;
 }
 
+/** What an element yields when its condition leaves its item out. */
+export const SKIPPED: unique symbol = Symbol('skipped');
+export type ElementValue = Value | typeof SKIPPED;
+
 /** `compile` compiles the parts (the evaluator's compileExpression). */
 export function compileComprehension(node: A.ComprehensionExpression, compile: (node: A.Expression) => Compiled): Compiled {
-  const iterable = compile(node.iterable);
-  const element = compile(node.element);
-  const condition = node.condition === null ? null : compile(node.condition);
-  const variable = intern(node.variable);
-  if (!node.hasCall) return { sync: compileSyncComprehension(node, variable, iterable, element, condition), async: null };
-
-  const comprehension: CompiledComprehension = { node, variable, element, condition };
-  const list = iterable;
+  const list = compile(node.iterable);
+  const comprehension: CompiledComprehension = {
+    node,
+    variable: intern(node.variable),
+    element: compile(node.element),
+    condition: node.condition === null ? null : compile(node.condition),
+  };
+  const over = (items: Value, rt: Run, scope: Scope): Value | Promise<Value> => {
+    if (!(items instanceof NuwaList)) throw iterableError(items, node);
+    const elements = new ElementsRun(comprehension, rt, scope, items);
+    const waiting = evaluateElementsInOrder(elements);
+    return waiting === undefined ? elements.results.list() : waiting.then(() => elements.results.list());
+  };
   return {
     sync: null,
-    async: async (rt, scope) => {
-      let items = evaluatePart(list, rt, scope);
-      if (items instanceof Promise) items = await items;
-      if (!(items instanceof NuwaList)) throw iterableError(items, node);
-      const results = new Results(rt.valueLimits, node);
-      await evaluateElementsInOrder(comprehension, rt, scope, items, results);
-      return results.list();
+    async: (rt, scope) => {
+      const items = evaluatePart(list, rt, scope);
+      return items instanceof Promise ? items.then((settled) => over(settled, rt, scope)) : over(items, rt, scope);
     },
   };
 }
 
-function compileSyncComprehension(node: A.ComprehensionExpression, variable: string, iterable: Compiled, element: Compiled, condition: Compiled | null) {
-  const list = iterable.sync!;
-  const value = element.sync!;
-  const test = condition?.sync ?? null;
-  return (rt: Run, scope: Scope): Value => {
-    const items = list(rt, scope);
-    if (!(items instanceof NuwaList)) throw iterableError(items, node);
-    const results = new Results(rt.valueLimits, node);
-    let inner: Scope | null = null;
-    for (let index = 0; index < items.length; index++) {
-      rt.tick(node);
-      const item = items.at(index);
-      inner = inner === null ? Scope.ofItem(scope, variable, item, index) : inner.reset(item, index);
-      if (test !== null && !holds(test(rt, inner), node)) continue;
-      results.add(value(rt, inner));
-    }
-    return results.list();
-  };
-}
+/** One evaluation of a comprehension over its list: its elements, and the values collected so far. */
+export class ElementsRun {
+  readonly results: Results;
+  /** Without CALL: the scope of the element before, which the next one reuses. */
+  private spare: Scope | null = null;
 
-/** The scope of the element for `items[index]`: a fresh child of `scope` binding the variable to the item. */
-export function elementScope(comprehension: CompiledComprehension, scope: Scope, items: NuwaList, index: number): Scope {
-  return Scope.ofItem(scope, comprehension.variable, items.at(index), index);
+  constructor(
+    readonly comprehension: CompiledComprehension,
+    readonly rt: Run,
+    /** The scope the comprehension stands in. */
+    readonly scope: Scope,
+    readonly items: NuwaList,
+  ) {
+    this.results = new Results(rt.valueLimits, comprehension.node);
+  }
+
+  /**
+   * The scope of the element for `items[index]`: a child of the comprehension's scope binding the
+   * variable to the item, at its index. Without CALL it is the previous element's scope, emptied:
+   * the element before must be finished (and nothing else can keep a scope but a tool's context).
+   */
+  scopeFor(index: number): Scope {
+    const { comprehension, items } = this;
+    if (comprehension.node.hasCall || this.spare === null) {
+      const scope = Scope.ofItem(this.scope, comprehension.variable, items.at(index), index);
+      if (!comprehension.node.hasCall) this.spare = scope;
+      return scope;
+    }
+    return this.spare.reset(items.at(index), index);
+  }
+
+  /**
+   * Evaluates the element for `items[index]`, one step of the run: its condition, then (if it
+   * holds) its value; SKIPPED when the condition leaves the item out. A promise when a part had to
+   * wait (a tool answering later, or a nested comprehension giving a turn).
+   */
+  element(index: number): ElementValue | Promise<ElementValue> {
+    const { rt, comprehension } = this;
+    const { node, element, condition } = comprehension;
+    rt.tick(node);
+    const inner = this.scopeFor(index);
+    if (condition === null) return evaluatePart(element, rt, inner);
+    const test = evaluatePart(condition, rt, inner);
+    if (test instanceof Promise) return test.then((settled) => (holds(settled, node) ? evaluatePart(element, rt, inner) : SKIPPED));
+    return holds(test, node) ? evaluatePart(element, rt, inner) : SKIPPED;
+  }
+
+  /** Adds an element's value to the results (the caller keeps item order). */
+  keep(value: ElementValue): void {
+    if (value !== SKIPPED) this.results.add(value);
+  }
 }
 
 /**
- * Evaluates the elements of a comprehension over `items`, in order, each one finished (its CALLs
- * answered) before the next begins, and adds each kept value to `results` in item order. Each
- * element is one step of the run, and gives the event loop a turn when the run's time slice is
- * spent. The seam for concurrent calls: a routine that starts several elements at once replaces
- * this one, keeping the scope of each (elementScope) and the order of `results`.
+ * Evaluates the elements in order, each one finished before the next begins, and keeps their
+ * values: synchronously while no element waits and the time slice lasts; from the first wait on, in
+ * an async continuation, which gives the event loop a turn whenever the time slice is spent. The
+ * seam for concurrent calls: the one place that decides when each element runs.
  */
-export async function evaluateElementsInOrder(comprehension: CompiledComprehension, rt: Run, scope: Scope, items: NuwaList, results: Results): Promise<void> {
-  const { node, element, condition } = comprehension;
+export function evaluateElementsInOrder(run: ElementsRun): Promise<void> | undefined {
+  const { items, rt } = run;
   for (let index = 0; index < items.length; index++) {
-    rt.tick(node);
-    const inner = elementScope(comprehension, scope, items, index);
-    if (condition !== null) {
-      let test = evaluatePart(condition, rt, inner);
-      if (test instanceof Promise) test = await test;
-      if (!holds(test, node)) continue;
-    }
-    let value = evaluatePart(element, rt, inner);
-    if (value instanceof Promise) value = await value;
-    results.add(value);
+    const value = run.element(index);
+    if (value instanceof Promise) return continueInOrder(run, index + 1, value);
+    run.keep(value);
+    if (rt.yieldDue && index + 1 < items.length) return continueInOrder(run, index + 1, undefined);
+  }
+  return undefined;
+}
+
+/** The rest of evaluateElementsInOrder once it had to wait: `pending` is the value of the element before `from`. */
+async function continueInOrder(run: ElementsRun, from: number, pending: Promise<ElementValue> | undefined): Promise<void> {
+  const { items, rt } = run;
+  if (pending !== undefined) run.keep(await pending);
+  for (let index = from; index < items.length; index++) {
     if (rt.yieldDue) await rt.yieldTurn();
+    const value = run.element(index);
+    run.keep(value instanceof Promise ? await value : value);
   }
 }
 

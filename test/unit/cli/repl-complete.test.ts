@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { complete, type CompletionSource } from '../../../src/cli/repl-complete.js';
 import { BUILTIN_NAMES } from '../../../src/runtime/builtins.js';
+import type { JsonValue } from '../../../src/values/json.js';
 
 const source: CompletionSource = {
   variables: () => ({ price: 1, prices: [1], order: { items: { first: 1, 'not a name': 2 }, id: 3 } }),
@@ -45,7 +46,8 @@ describe('REPL completion', () => {
   });
 
   it('offers the variable of a list comprehension in its condition, and the keys of its items after a dot', () => {
-    const rows: CompletionSource = { ...source, variables: () => ({ products: [{ name: 'a', price: 1 }, { name: 'b', stock: 2 }], price: 1 }) };
+    const products: JsonValue[] = [{ name: 'a', price: 1 }, { name: 'b', stock: 2 }];
+    const rows: CompletionSource = { ...source, variables: () => ({ products, price: 1 }) };
     expect(complete('LET cheap = [p.name FOR product IN products IF pro', rows)).toEqual([['product', 'products'], 'pro']);
     expect(complete('LET cheap = [p.name FOR product IN products IF product.', rows)).toEqual([['product.name', 'product.price', 'product.stock'], 'product.']);
     expect(complete('LET cheap = [p.name FOR product IN products IF product.price > 1 AND product.st', rows)).toEqual([['product.stock'], 'product.st']);

@@ -339,7 +339,9 @@ describe('expressions', () => {
   it('names unknown functions with a hint', async () => {
     await expectFailure('print(1)', 'UnknownFunctionError', /^there is no function `print`: built-in names are uppercase: write `PRINT`/, 1, 1);
     await expectFailure('LET n =  LENN([1])', 'UnknownFunctionError', /^there is no function `LENN`: did you mean `LEN`\?/, 1, 10);
-    const error = await expectFailure('LET x = AVERAGE(4)', 'UnknownFunctionError', /^there is no function `AVERAGE` \(the built-ins are PRINT, NOW, FORMAT, LEN/, 1, 9);
+    const error = await expectFailure('LET x = FROBNICATE(4)', 'UnknownFunctionError', /^there is no function `FROBNICATE` \(the built-ins are PRINT, NOW, FORMAT, LEN/, 1, 9);
+    await expectFailure('LET x = AVERAGE([4])', 'UnknownFunctionError', /^there is no function `AVERAGE`: write SUM\(list\) \/ LEN\(list\) \(the built-ins are/, 1, 9);
+    await expectFailure('LET x = filter([4])', 'UnknownFunctionError', /^there is no function `filter`: write \[x FOR x IN list IF condition\]/, 1, 9);
     expect(error.message).toMatch(/tools are called with CALL name \{ \.\.\. \}/);
     await expectFailure('get_price({})', 'UnknownFunctionError', /`get_price` is a tool: write CALL get_price \{ \.\.\. \}/, 1, 1, { get_price: () => 1 });
   });
@@ -499,6 +501,16 @@ describe('list comprehensions', () => {
     expect(output).toEqual(['[4,8]']);
     // LET, 4 items, PRINT
     expect(run.steps).toBe(6);
+  });
+
+  it('makes no promise inside an expression while its time slice lasts, nor with tools that answer at once', () => {
+    for (const source of ['PRINT([x FOR x IN [1, 2]])', 'LET s = SUM([x * 2 FOR x IN [1, 2]]) + LEN([[y FOR y IN [x]] FOR x IN [3]])', 'PRINT(SUM([CALL t { x: x } FOR x IN [1, 2]]))']) {
+      const output: string[] = [];
+      const run = makeRun(output, registryWith({ t: ({ x }) => x }));
+      const pending = compileProgram(parse(source))(run, new Scope(null));
+      run.finish();
+      expect(pending, source).toBeUndefined();
+    }
   });
 
   it('evaluates the list once and the element for each item that passes, in item order', async () => {
