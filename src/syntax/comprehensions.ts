@@ -34,8 +34,12 @@ interface Group {
   candidates: number[] | null;
 }
 
-/** Gives the FOR and IF of every comprehension in `tokens` their comprehension types, in place. */
-export function markComprehensions(tokens: IToken[]): void {
+/**
+ * Gives the FOR and IF of every comprehension in `tokens` their comprehension types, in place.
+ * With `unfinished` (text still being typed, as in the REPL), brackets still open at the end count
+ * as comprehensions' too: their `]` has not been typed yet.
+ */
+export function markComprehensions(tokens: IToken[], unfinished = false): void {
   const open: Group[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const type = tokens[i]!.tokenTypeIdx;
@@ -53,11 +57,14 @@ export function markComprehensions(tokens: IToken[]): void {
     }
     // A closer closes the innermost bracket, matching or not (the grammar reports a mismatch).
     const group = open.pop();
-    if (group?.candidates && group.type === LBRACKET && type === RBRACKET) {
-      for (const at of group.candidates) {
-        const token = tokens[at]!;
-        tokens[at] = retype(token, token.tokenTypeIdx === FOR ? T.ComprehensionFor : T.ComprehensionIf);
-      }
-    }
+    if (group?.candidates && group.type === LBRACKET && type === RBRACKET) retypeCandidates(tokens, group.candidates);
+  }
+  if (unfinished) for (const group of open) if (group.candidates) retypeCandidates(tokens, group.candidates);
+}
+
+function retypeCandidates(tokens: IToken[], candidates: number[]): void {
+  for (const at of candidates) {
+    const token = tokens[at]!;
+    tokens[at] = retype(token, token.tokenTypeIdx === FOR ? T.ComprehensionFor : T.ComprehensionIf);
   }
 }

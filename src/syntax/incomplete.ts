@@ -24,7 +24,7 @@ const CLOSES_BRACKET = new Set([T.RParen.tokenTypeIdx, T.RBracket.tokenTypeIdx, 
  * for `parse` to say once it is finished.
  */
 export function openAtEnd(source: string): OpenAtEnd {
-  const { tokens } = tokenize(source);
+  const { tokens } = tokenize(source, { unfinished: true });
   let blocks = 0;
   let brackets = 0;
   for (let i = 0; i < tokens.length; i++) {

@@ -68,6 +68,11 @@ export interface TokenizeOptions {
    * are about statements (`x = 1` there is "write LET", in a formula it is "use ==").
    */
   expression?: boolean;
+  /**
+   * The text may be cut short (an entry still being typed): a `[` still open at its end holds a
+   * list comprehension if it holds a FOR (comprehensions.ts).
+   */
+  unfinished?: boolean;
 }
 
 export function tokenize(text: string, options: TokenizeOptions = {}): LexResult {
@@ -142,7 +147,7 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
   }
   if (dropped) tokens = tokens.flatMap((t) => (t === DROPPED ? [] : (expanded.get(t) ?? [t])));
   if (!options.expression) {
-    markComprehensions(tokens);
+    markComprehensions(tokens, options.unfinished === true);
     tokens = recogniseMistakes(tokens, problems);
   }
 

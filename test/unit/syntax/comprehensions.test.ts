@@ -43,10 +43,20 @@ describe('markComprehensions', () => {
   });
 });
 
+describe('markComprehensions on unfinished text', () => {
+  it('takes the FOR and IF of a `[` still open at the end, as a REPL entry being typed has them', () => {
+    const tokens = tokensAsWritten('LET ys = [\n  x FOR x IN xs IF x');
+    markComprehensions(tokens, true);
+    expect(tokens.filter((t) => t.tokenType === T.ComprehensionFor || t.tokenType === T.ComprehensionIf)).toHaveLength(2);
+    expect(marked('LET ys = [\n  x FOR x IN xs IF x')).toEqual(['FOR', 'IF']);
+  });
+});
+
 describe('the passes after it', () => {
   it('see no block in a comprehension: nothing is left open, and the nesting is that of the brackets', () => {
     expect(openAtEnd('LET a = [x FOR x IN xs IF x > 1]')).toEqual({ blocks: 0, brackets: 0, string: false });
     expect(openAtEnd('FOR i IN [x FOR x IN xs] DO')).toEqual({ blocks: 1, brackets: 0, string: false });
+    expect(openAtEnd('LET ys = [x FOR x IN xs')).toEqual({ blocks: 0, brackets: 1, string: false });
     expect(tokenize('LET a = [[x FOR x IN xs] FOR y IN ys]').maxNesting).toBe(2);
     // a thousand comprehensions one after the other nest no deeper than one
     const many = tokenize(Array.from({ length: 1000 }, (_, i) => `LET a${i} = [x FOR x IN xs IF x]`).join('\n'));
