@@ -9,6 +9,7 @@
 // after element, until its time slice is spent: it makes a promise only when it gives a turn.
 import type * as A from '../syntax/ast.js';
 import { childrenOf } from '../syntax/ast.js';
+import { mayHoldComprehensions } from '../syntax/parse.js';
 
 const waiting = new WeakSet<A.Node>();
 const surveyed = new WeakSet<A.Program>();
@@ -16,9 +17,10 @@ const surveyed = new WeakSet<A.Program>();
 /**
  * Marks every node of `program` that contains a list comprehension (the comprehension included).
  * Iterative, in one walk: a program may nest a thousand levels and chain thousands of operators.
+ * A program in which parse() found no comprehension is not walked at all.
  */
 export function markWaiting(program: A.Program): void {
-  if (surveyed.has(program)) return;
+  if (surveyed.has(program) || !mayHoldComprehensions(program)) return;
   surveyed.add(program);
   const path: A.Node[] = [];
   const pending: Array<readonly A.Node[]> = [];

@@ -39,6 +39,8 @@ export class NuwaParser extends EmbeddedActionsParser {
    * without syntax errors runs and meets them as run-time errors.
    */
   notes: SyntaxProblem[] = [];
+  /** List comprehensions built since the parse began (the evaluator skips looking for them when none). */
+  comprehensions = 0;
   private readonly reportProblem = (problem: SyntaxProblem, token: IToken) => void this.extraProblems.push({ problem, token });
   private report(token: IToken, message: string): void {
     if (token.isInsertedInRecovery || token.startLine === undefined || Number.isNaN(token.startLine)) return;
@@ -444,7 +446,10 @@ export class NuwaParser extends EmbeddedActionsParser {
     this.CONSUME(T.RBracket);
     const elements = this.take(this.items, start);
     if (this.RECORDING_PHASE) return placeholder() as never;
-    if (clause !== undefined) return comprehensionNode(bracket, elements[0] ?? placeholder(), clause);
+    if (clause !== undefined) {
+      this.comprehensions++;
+      return comprehensionNode(bracket, elements[0] ?? placeholder(), clause);
+    }
     return { type: 'List', elements, line: lineOf(bracket), column: columnOf(bracket), hasCall: anyCall(elements) };
   }, { recoveryValueFunc: standIn<A.ListExpression>(placeholder) });
 
