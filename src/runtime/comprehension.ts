@@ -33,6 +33,8 @@ export interface CompiledComprehension {
   readonly variable: string;
   readonly element: Compiled;
   readonly condition: Compiled | null;
+  /** Whether an element can call a tool, whose context would keep the element's scope. */
+  readonly calls: boolean;
 }
 
 /** What an element yields when its condition leaves its item out. */
@@ -47,6 +49,7 @@ export function compileComprehension(node: A.ComprehensionExpression, compile: (
     variable: intern(node.variable),
     element: compile(node.element),
     condition: node.condition === null ? null : compile(node.condition),
+    calls: node.element.hasCall || (node.condition !== null && node.condition.hasCall),
   };
   const over = (items: Value, rt: Run, scope: Scope): Value | Promise<Value> => {
     if (!(items instanceof NuwaList)) throw iterableError(items, node);
@@ -86,9 +89,9 @@ export class ElementsRun {
    */
   scopeFor(index: number): Scope {
     const { comprehension, items } = this;
-    if (comprehension.node.hasCall || this.spare === null) {
+    if (comprehension.calls || this.spare === null) {
       const scope = Scope.ofItem(this.scope, comprehension.variable, items.at(index), index);
-      if (!comprehension.node.hasCall) this.spare = scope;
+      if (!comprehension.calls) this.spare = scope;
       return scope;
     }
     return this.spare.reset(items.at(index), index);
