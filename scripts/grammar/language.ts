@@ -34,6 +34,7 @@ export const PARSER_ONLY_PRODUCTIONS: ReadonlyArray<{ rule: string; startsWith: 
   { rule: 'operand', startsWith: ['argumentList'], accepts: '`x.f(...)`, a method call' },
   { rule: 'callExpression', startsWith: ['LParen'], accepts: '`CALL t(a: 1)`, arguments in parentheses' },
   { rule: 'comprehensionClause', startsWith: ['ComprehensionFor', 'ComprehensionIf'], accepts: 'a second FOR or IF in one list comprehension, as Python nests them' },
+  { rule: 'listLiteral', startsWith: ['ComprehensionIf'], accepts: 'an IF (and ELSE) before a comprehension\'s FOR, as Python writes `[a if c else b for x in xs]`' },
   { rule: 'block', startsWith: ['PrebuiltBlock'], accepts: 'statements the staged parser has already parsed' },
   { rule: 'primary', startsWith: ['PrebuiltExpression'], accepts: 'an expression the staged parser has already parsed' },
 ];

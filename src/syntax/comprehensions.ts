@@ -8,10 +8,11 @@
 // takes for a block and which the grammar's list rule asks for.
 //
 // A FOR is a comprehension's when it stands directly inside square brackets (not inside a deeper
-// `(` or `{` there) and those brackets close with their `]`; an IF is, when it follows such a FOR
-// in the same brackets. No statement can stand inside brackets, so nothing else is taken. A `[`
-// left open (a forgotten `]`) leaves its FOR a statement's, so the FOR loop that follows a
-// forgotten `]` is still matched with its END and only the bracket is reported.
+// `(` or `{` there) and those brackets close with their `]`; so is an IF beside such a FOR in the
+// same brackets (after it, where it belongs, or before it, as Python's `[a if c else b for ...]`
+// puts it, which the grammar then reports). No statement can stand inside brackets, so nothing
+// else is taken. A `[` left open (a forgotten `]`) leaves its FOR a statement's, so the FOR loop
+// that follows a forgotten `]` is still matched with its END and only the bracket is reported.
 import type { IToken, TokenType } from './chevrotain.js';
 import * as T from './tokens.js';
 import { retype } from './mistakes.js';
@@ -32,6 +33,8 @@ const FOR = T.For.tokenTypeIdx!;
 interface Group {
   type: number;
   candidates: number[] | null;
+  /** Whether one of the candidates is a FOR: without one, there is no comprehension. */
+  hasFor: boolean;
 }
 
 /**
@@ -45,21 +48,21 @@ export function markComprehensions(tokens: IToken[], unfinished = false): void {
     const type = tokens[i]!.tokenTypeIdx;
     if (!RELEVANT[type]) continue;
     if (OPENS[type]) {
-      open.push({ type, candidates: null });
+      open.push({ type, candidates: null, hasFor: false });
       continue;
     }
     const top = open[open.length - 1];
     if (type === FOR || type === T.If.tokenTypeIdx) {
       if (top === undefined || top.type !== LBRACKET) continue;
-      // An IF belongs to the comprehension only after its FOR.
-      if (type === FOR || top.candidates !== null) (top.candidates ??= []).push(i);
+      (top.candidates ??= []).push(i);
+      if (type === FOR) top.hasFor = true;
       continue;
     }
     // A closer closes the innermost bracket, matching or not (the grammar reports a mismatch).
     const group = open.pop();
-    if (group?.candidates && group.type === LBRACKET && type === RBRACKET) retypeCandidates(tokens, group.candidates);
+    if (group?.hasFor && group.type === LBRACKET && type === RBRACKET) retypeCandidates(tokens, group.candidates!);
   }
-  if (unfinished) for (const group of open) if (group.candidates) retypeCandidates(tokens, group.candidates);
+  if (unfinished) for (const group of open) if (group.hasFor) retypeCandidates(tokens, group.candidates!);
 }
 
 function retypeCandidates(tokens: IToken[], candidates: number[]): void {

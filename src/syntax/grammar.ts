@@ -423,9 +423,36 @@ export class NuwaParser extends EmbeddedActionsParser {
     this.CONSUME(T.Comma);
     this.items.push(this.SUBRULE2(this.expression));
   };
+  /** `ELSE value` in a comprehension; yields the value's first token, where the mistake is reported. */
+  private readonly misplacedElse = (): IToken => {
+    this.CONSUME(T.Else);
+    const value = this.LA(1);
+    this.SUBRULE3(this.expression);
+    return value;
+  };
+
   /** After a list's first element: a comprehension's clause, or the other elements. */
   private readonly listRestAlternatives: Array<IOrAlt<Clause | undefined>> = [
     { ALT: () => this.SUBRULE(this.comprehensionClause) },
+    {
+      // Python's `[x if c for x in xs]` and `[a if c else b for x in xs]`: an IF before the FOR (reported).
+      ALT: () => {
+        this.CONSUME(T.ComprehensionIf);
+        // Reported at the condition or the value after ELSE, not at IF or ELSE, whose spelling may be reported already.
+        const condition = this.LA(1);
+        this.SUBRULE4(this.expression);
+        const otherwise = this.OPTION3(this.misplacedElse);
+        const clause = this.SUBRULE2(this.comprehensionClause);
+        if (!this.RECORDING_PHASE) {
+          if (otherwise !== undefined) {
+            this.report(otherwise, 'there is no IF ... ELSE inside an expression: build the list with a FOR loop (IF ... ELSE ... END inside, and APPEND), or keep some items with [x FOR x IN list IF condition]');
+          } else {
+            this.report(condition, 'the IF of a list comprehension comes after its list: [expression FOR x IN list IF condition]');
+          }
+        }
+        return clause;
+      },
+    },
     {
       ALT: () => {
         this.MANY(this.nextElement);

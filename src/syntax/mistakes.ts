@@ -82,6 +82,8 @@ export function recogniseMistakes(tokens: IToken[], problems: ProblemList): ITok
     let token = tokens[i]!;
     if (token === REMOVED) continue;
     const next = tokens[i + 1];
+    /** An ELSE in a comprehension (a mistake the grammar reports): not an IF's, so not a block's. */
+    let elseInBrackets = false;
 
     if (token.tokenTypeIdx === IDENTIFIER) {
       const top = state.blocks[state.blocks.length - 1];
@@ -101,8 +103,9 @@ export function recogniseMistakes(tokens: IToken[], problems: ProblemList): ITok
           case 'keyword':
             if (comprehensionWord(word.keyword, tokens, i, previous, state)) {
               // Python's `[x for x in xs if x]`: the comprehension's FOR or IF, lowercase.
-              type = word.keyword === 'FOR' ? T.ComprehensionFor : T.ComprehensionIf;
+              type = word.keyword === 'FOR' ? T.ComprehensionFor : word.keyword === 'IF' ? T.ComprehensionIf : T.Else;
               message = keywordCaseHint(word.keyword);
+              elseInBrackets = type === T.Else;
             } else if (isKeywordHere(word.keyword, tokens, i, previous, top, atStatementStart, state.blocks.length > 0)) {
               type = KEYWORD_TYPES.get(word.keyword)!;
               // `x in list` outside a FOR header is reported by the expression builder ("use CONTAINS");
@@ -145,7 +148,7 @@ export function recogniseMistakes(tokens: IToken[], problems: ProblemList): ITok
       removed = true;
     }
 
-    if (STRUCTURAL[token.tokenTypeIdx]) trackStructure(token, state);
+    if (STRUCTURAL[token.tokenTypeIdx] && !elseInBrackets && !(token.tokenTypeIdx === ELSE_IDX && insideComprehensionBrackets(tokens, i, state))) trackStructure(token, state);
     previous = token;
   }
 
@@ -174,15 +177,46 @@ function restOfLine(tokens: IToken[], start: number): string {
 const REMOVED = { image: '', startOffset: -1, tokenTypeIdx: -1 } as unknown as IToken;
 
 /**
- * Whether a lowercase `for` or `if` is a list comprehension's: directly inside square brackets,
- * after the element, `for` before `name in`, `if` after the comprehension's FOR.
+ * Whether a lowercase `for`, `if` or `else` is a list comprehension's: directly inside square
+ * brackets, after an operand, `for` before `name in`; `if` after the comprehension's FOR, or before
+ * it (and `else` before it), as Python's `[a if c else b for x in xs]` has them.
  */
 function comprehensionWord(keyword: string, tokens: IToken[], i: number, previous: IToken | undefined, state: Structure): boolean {
-  if (keyword !== 'FOR' && keyword !== 'IF') return false;
+  if (keyword !== 'FOR' && keyword !== 'IF' && keyword !== 'ELSE') return false;
   if (state.brackets[state.brackets.length - 1] !== LBRACKET || previous === undefined || ENDS_OPERAND[previous.tokenTypeIdx] !== true) return false;
-  if (keyword === 'IF') return state.comprehensionAt === state.depth && tokens[i + 1] !== undefined && STARTS_OPERAND[tokens[i + 1]!.tokenTypeIdx] === true;
+  const next = tokens[i + 1];
+  if (keyword === 'FOR') return isComprehensionFor(tokens, i);
+  if (next === undefined || STARTS_OPERAND[next.tokenTypeIdx] !== true) return false;
+  return (keyword === 'IF' && state.comprehensionAt === state.depth) || forFollows(tokens, i);
+}
+
+/** `for name in` (any case) at `i`. */
+function isComprehensionFor(tokens: IToken[], i: number): boolean {
   const afterNext = tokens[i + 2];
-  return isIdentifier(tokens[i + 1]) && (is(afterNext, T.In) || /^in$/i.test(afterNext?.image ?? ''));
+  return (is(tokens[i], T.For) || /^for$/i.test(tokens[i]!.image)) && isIdentifier(tokens[i + 1]) && (is(afterNext, T.In) || /^in$/i.test(afterNext?.image ?? ''));
+}
+
+const ELSE_IDX = T.Else.tokenTypeIdx!;
+
+/** Whether the ELSE at `i` stands in a comprehension's brackets (`[a IF c ELSE b FOR x IN xs]`): then it closes no block. */
+function insideComprehensionBrackets(tokens: IToken[], i: number, state: Structure): boolean {
+  return state.brackets[state.brackets.length - 1] === LBRACKET && forFollows(tokens, i);
+}
+
+/** How far forFollows looks: a comprehension's element is short, and hostile text must not make the pass quadratic. */
+const LOOK_AHEAD = 200;
+
+/** Whether a comprehension's `for x in` follows `i` in the same brackets (at their level, before they close). */
+function forFollows(tokens: IToken[], i: number): boolean {
+  let depth = 0;
+  for (let j = i + 1; j < tokens.length && j <= i + LOOK_AHEAD; j++) {
+    const type = tokens[j]!.tokenTypeIdx;
+    if (OPENS[type]) depth++;
+    else if (CLOSES[type] && --depth < 0) return false;
+    else if (depth === 0 && STATEMENT_KEYWORDS[type] && type !== FOR) return false;
+    else if (depth === 0 && (type === COMPREHENSION_FOR || isComprehensionFor(tokens, j))) return true;
+  }
+  return false;
 }
 
 function isKeywordHere(keyword: string, tokens: IToken[], i: number, previous: IToken | undefined, top: Part | undefined, atStatementStart: boolean, blockOpen: boolean): boolean {
