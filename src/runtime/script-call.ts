@@ -29,6 +29,19 @@ export function callFromScript<R>(
 }
 
 /**
+ * The identity of a script's CALL (DURABLE.md §1), derived from where it stands, never from timing:
+ * the `line:column` of its CALL keyword, then, for each FOR iteration and comprehension element it
+ * is in, outermost first, `/` and the 0-based index of that item (`12:9`, `12:9/3`, `12:9/3/0`).
+ * The indexes are those the scopes along `scope`'s chain were made for (Scope.itemIndex).
+ */
+export function callIdOf(at: Position, scope: Scope): string {
+  let id = `${at.line}:${at.column}`;
+  const path = scope.itemPath();
+  for (let i = 0; i < path.length; i++) id += `/${path[i]}`;
+  return id;
+}
+
+/**
  * A CALL in a script: its position, its run and scope (where the script goes on from it), and the
  * tool's view of the variables at that scope.
  */
@@ -49,9 +62,9 @@ export class ScriptCallSite implements CallSite, VariableAccess {
   get fileName(): string | undefined {
     return this.run.fileName;
   }
-  /** The CALL's identity (DURABLE.md §1), made when first asked. */
+  /** The call's identity in its run (callIdOf): worked out when asked. */
   get callId(): string {
-    return `${this.at.line}:${this.at.column}`;
+    return callIdOf(this.at, this.scope);
   }
   get vars(): VariableAccess {
     return this;
