@@ -160,7 +160,7 @@ export async function runCall(registry: ToolCatalog, defaults: ExecuteDefaults, 
  * The run around one function call: the same Run a script gets (policy, session, limits, time limit,
  * cancellation, events), with no script: it counts the tools the call reaches through callTool.
  */
-function callRun(registry: ToolCatalog, defaults: ExecuteDefaults, options: ExecuteOptions): Run {
+export function callRun(registry: ToolCatalog, defaults: ExecuteDefaults, options: ExecuteOptions): Run {
   let sandbox = sandboxes.get(defaults);
   if (sandbox === undefined) sandboxes.set(defaults, (sandbox = new Sandbox(defaults.sandboxDir)));
   return new Run({
