@@ -8,7 +8,7 @@
 // `nuwa run`) never search, and should not pay for the index at start-up. From the first search on,
 // the index follows every register and unregister.
 import type MiniSearch from 'minisearch';
-import type { SearchOptions as MiniSearchOptions } from 'minisearch';
+import type { Query, SearchOptions as MiniSearchOptions } from 'minisearch';
 import type { RegisteredTool } from './build.js';
 import { CATEGORIES, SOURCES } from './build.js';
 import type { Embedder, JsonSchema, ToolCategory, ToolSource } from './types.js';
@@ -58,10 +58,50 @@ const SEARCH_OPTIONS: MiniSearchOptions = {
   boost: { name: 3, keywords: 2, description: 1, parameters: 0.5 },
   prefix: (term) => term.length >= 3,
   // Typos: one edit (a letter missing, extra or wrong) in words of four to six letters, two from seven
-  // on (so also two swapped letters); more would match unrelated short words.
-  fuzzy: (term) => (term.length < 4 ? false : term.length < 7 ? 1 : 2),
+  // on (so also two swapped letters); more would match unrelated short words. Two swapped letters in
+  // a shorter word (`emial`) are two edits for Levenshtein: `transpositions` below adds those.
+  fuzzy: (term) => (fuzzyDistance(term) === 0 ? false : fuzzyDistance(term)),
   combineWith: 'OR',
 };
+
+function fuzzyDistance(term: string): number {
+  return term.length < 4 ? 0 : term.length < 7 ? 1 : 2;
+}
+
+/**
+ * A swapped pair of adjacent letters is the commonest typo there is, and counts as one edit in the
+ * Damerau sense; MiniSearch's fuzzy matching is Levenshtein, where it costs two. So each query word
+ * allowed only one edit is also looked up with each adjacent pair swapped, exactly (no prefix, no
+ * further fuzziness), weighted as a fuzzy match is.
+ */
+function transpositions(query: string): string[] {
+  const variants = new Set<string>();
+  for (const word of tokenize(query)) {
+    const term = processTerm(word);
+    if (term === null || fuzzyDistance(term) !== 1) continue;
+    const letters = [...term];
+    for (let i = 0; i + 1 < letters.length; i++) {
+      if (letters[i] === letters[i + 1]) continue;
+      const swapped = [...letters];
+      [swapped[i], swapped[i + 1]] = [swapped[i + 1]!, swapped[i]!];
+      variants.add(swapped.join(''));
+    }
+  }
+  return [...variants];
+}
+
+/** What MiniSearch weighs a fuzzy match by (its default `weights.fuzzy`); a transposition weighs the same. */
+const TRANSPOSITION_WEIGHT = 0.45;
+
+/** The intent as MiniSearch's query: its words as they are, or with one transposition each. */
+function keywordQuery(query: string): Query {
+  const swapped = transpositions(query);
+  if (swapped.length === 0) return query;
+  return {
+    combineWith: 'OR',
+    queries: [query, { queries: swapped, combineWith: 'OR', prefix: false, fuzzy: false, boostTerm: () => TRANSPOSITION_WEIGHT }],
+  };
+}
 
 /** Splits names and prose alike: `get_weather`, `sendEmail`, `fs.read_file` and "read a file". */
 export function tokenize(text: string): string[] {
@@ -130,7 +170,7 @@ export class ToolIndex {
       tool !== undefined && (category === undefined || tool.category === category) && (source === undefined || tool.source === source);
 
     const keywordRanking: Array<{ tool: RegisteredTool; score: number }> = [];
-    for (const match of engine.search(query)) {
+    for (const match of engine.search(keywordQuery(query))) {
       const tool = current.get(match.id as string);
       if (eligible(tool)) keywordRanking.push({ tool, score: match.score });
     }

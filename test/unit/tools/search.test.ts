@@ -39,6 +39,10 @@ describe('keyword search on the catalogue', () => {
     ['transalte this', 'translate_text'],
     ['git comit', 'git_commit'],
     ['sumarize text', 'summarize_text'],
+    // Two adjacent letters swapped in a short word: one Damerau edit, two Levenshtein ones.
+    ['emial', 'send_email'],
+    ['sned an email', 'send_email'],
+    ['delete a fiel', 'delete_file'],
   ])('a typo: "%s" still ranks %s first', async (intent, expected) => {
     expect((await names(registry, intent))[0]).toBe(expected);
   });
