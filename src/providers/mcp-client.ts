@@ -5,7 +5,7 @@
 // the tool's timeoutMs) reaches the server as MCP cancellation through the SDK's request signal.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import path from 'node:path';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ConfirmLevel, ToolCategory, ToolContext, ToolDefinition } from '../tools/types.js';
@@ -55,6 +55,14 @@ export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
 const DEFAULT_START_TIMEOUT_MS = 60_000;
 const STDERR_TAIL_BYTES = 8 * 1024;
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The SDK's result schema without its check of `structuredContent`, which rebuilds the object key by
+ * key and so loses a key named `__proto__` (assigning it sets the copy's prototype instead). The
+ * result schema is loose, so `structuredContent` passes through as the JSON parser made it, every
+ * key an own key; that it is an object is checked below, and its shape by the registry (`returns`).
+ */
+const RESULT_KEEPING_KEYS = CallToolResultSchema.omit({ structuredContent: true });
 
 // Servers still open when the host exits are ended: no server outlives the program that started it.
 const openServers = new Set<() => void>();
@@ -145,7 +153,10 @@ export async function connectMcp(registry: ToolRegistry, options: McpConnectOpti
     else context.signal.addEventListener('abort', onAbort, { once: true });
     let result: McpToolResult & { toolResult?: unknown };
     try {
-      result = await client.callTool({ name: toolName, arguments: args }, undefined, {
+      // client.request rather than client.callTool: the latter accepts only the SDK's own schemas,
+      // and checks structuredContent against the tool's outputSchema, which the registry does too
+      // (the outputSchema is the tool's `returns`).
+      result = await client.request({ method: 'tools/call', params: { name: toolName, arguments: args } }, RESULT_KEEPING_KEYS, {
         signal: controller.signal,
         // The registry's timeoutMs ends the call first (and cancels it at the server); this only
         // keeps the SDK's own default from cutting a longer limit short.
@@ -159,6 +170,10 @@ export async function connectMcp(registry: ToolRegistry, options: McpConnectOpti
       context.signal.removeEventListener('abort', onAbort);
     }
     if (result.isError === true) throw new Error(errorText(result));
+    const structured = result.structuredContent;
+    if (structured !== undefined && (structured === null || typeof structured !== 'object' || Array.isArray(structured))) {
+      throw new Error('the MCP server answered with a structuredContent that is not an object');
+    }
     // Servers of the protocol's first version answer with `toolResult` instead of content.
     if (result.content === undefined && result.toolResult !== undefined) return result.toolResult as JsonValue;
     return resultValue(result);

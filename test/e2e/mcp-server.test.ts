@@ -127,6 +127,17 @@ describe('nuwa mcp', () => {
     expect(await waitFor(() => !isAlive(serverPid))).toBe(true);
   });
 
+  it('keeps a result key named __proto__: such a result travels as JSON text, with every key', async () => {
+    const { call } = await serve(['--mcp', fixtureServer]);
+    const odd = await call('fixture_server__odd_keys');
+    expect(odd.isError).toBeFalsy();
+    expect(odd.structuredContent).toBeUndefined();
+    expect(Object.keys(JSON.parse(odd.content[0]!.text))).toEqual(['__proto__', 'constructor', 'toString', 'a']);
+    const script = await call('run_script', { script: 'LET r = CALL fixture_server.odd_keys {}\nPRINT(KEYS(r))' });
+    expect(script.structuredContent).toMatchObject({ ok: true, output: ['["__proto__","constructor","toString","a"]'] });
+    expect(Object.keys((script.structuredContent!.variables as { r: object }).r)).toEqual(['__proto__', 'constructor', 'toString', 'a']);
+  });
+
   it('exits by itself when the client closes stdin', async () => {
     const child = spawn(process.execPath, [bin, 'mcp', '--tools', tools], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -90,6 +90,23 @@ describe('calls', () => {
     expect(printed).toEqual(['5', '21', 'plain words', '2', 'image/png']);
   });
 
+  it('keeps every key of a result, __proto__ and constructor included, in structuredContent and in JSON text', async () => {
+    const { registry, interpreter, printed } = await connect();
+    await interpreter.run(
+      [
+        'LET r = CALL fixture_server.odd_keys {}',
+        'PRINT(KEYS(r))',
+        'PRINT(r["__proto__"])',
+        'PRINT(KEYS(r.a))',
+      ].join('\n'),
+    );
+    expect(printed).toEqual(['["__proto__","constructor","toString","a"]', '{"polluted":true}', '["__proto__"]']);
+    const direct = await registry.execute({ name: 'fixture_server.odd_keys', arguments: {} });
+    expect(direct.success).toBe(true);
+    expect(Object.keys(direct.data as object)).toEqual(['__proto__', 'constructor', 'toString', 'a']);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
   it('checks arguments against the server schema before sending anything', async () => {
     const { interpreter, logged } = await connect();
     const error = await failure(interpreter.run('CALL fixture_server.get_weather { town: "Oslo" }'));
