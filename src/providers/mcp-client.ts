@@ -12,6 +12,9 @@ import type { ConfirmLevel, ToolCategory, ToolContext, ToolDefinition } from '..
 import type { JsonObject, JsonValue } from '../values/json.js';
 import type { LoadFailure } from './executables.js';
 import { confirmFromHints, errorText, resultValue, toIdentifier, type McpToolResult } from './mcp-mapping.js';
+import { NuwaError } from '../errors.js';
+import { CATEGORIES, CONFIRM_LEVELS } from '../tools/build.js';
+import { Options } from '../util/options.js';
 import { ToolLoadError } from './load-error.js';
 import { lastLines } from './subprocess.js';
 
@@ -78,8 +81,8 @@ function onHostExit(kill: () => void): () => void {
   return () => openServers.delete(kill);
 }
 
-export async function connectMcp(registry: ToolRegistry, options: McpConnectOptions): Promise<McpConnection> {
-  checkOptions(options);
+export async function connectMcp(registry: ToolRegistry, given: McpConnectOptions): Promise<McpConnection> {
+  const options = readOptions(given);
   const shown = [options.command, ...(options.args ?? [])].join(' ');
   const transport = new StdioClientTransport({
     command: options.command,
@@ -225,16 +228,25 @@ export async function connectMcp(registry: ToolRegistry, options: McpConnectOpti
   };
 }
 
-function checkOptions(options: McpConnectOptions): void {
-  if (options === null || typeof options !== 'object') throw new TypeError('connectMcp({ command, args, env, name }): options are required');
-  if (typeof options.command !== 'string' || options.command === '') throw new TypeError('connectMcp: command must be a non-empty string');
-  if (options.args !== undefined && (!Array.isArray(options.args) || options.args.some((a) => typeof a !== 'string'))) {
-    throw new TypeError('connectMcp: args must be a list of strings');
-  }
-  for (const key of ['timeoutMs', 'startTimeoutMs'] as const) {
-    const value = options[key];
-    if (value !== undefined && (typeof value !== 'number' || !(value > 0))) throw new TypeError(`connectMcp: ${key} must be a positive number`);
-  }
+/** The options, each read once and checked: a bad one is a NuwaError (TypeError) naming it. */
+function readOptions(options: unknown): McpConnectOptions {
+  const where = 'connectMcp(options)';
+  if (options === undefined) throw new NuwaError('TypeError', `${where}: options { command, args?, env?, name? } are required`);
+  const given = Options.of(where, options);
+  const command = given.nonEmptyString('command');
+  if (command === undefined) throw given.bad('command', 'a non-empty string (the program that starts the server)');
+  return {
+    command,
+    args: given.strings('args'),
+    env: given.stringRecord('env'),
+    name: given.nonEmptyString('name'),
+    cwd: given.nonEmptyString('cwd'),
+    timeoutMs: given.positive('timeoutMs'),
+    confirm: given.oneOf('confirm', CONFIRM_LEVELS),
+    category: given.oneOf('category', CATEGORIES),
+    startTimeoutMs: given.positive('startTimeoutMs'),
+    signal: given.signal(),
+  };
 }
 
 /** The host's environment as the SDK wants it (strings only). */

@@ -7,17 +7,18 @@ import type { JsonValue } from '../values/json.js';
 import type { Program } from '../syntax/ast.js';
 import { parse } from '../syntax/parse.js';
 import { Sandbox } from '../tools/sandbox.js';
-import type { Session } from '../tools/session.js';
+import { Session } from '../tools/session.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { ApprovalHook, ConfirmLevel, Logger } from '../tools/types.js';
 import { compileProgram } from './evaluator.js';
-import { resolveLimits, type Limits } from './limits.js';
+import { limitsFrom, type Limits } from './limits.js';
 import { hostLogger, Run } from './run.js';
 import { Scope } from './scope.js';
 import { PlanBudget, type ApprovedPlan } from '../check/approval.js';
 import { plan as planScript, type Plan, type PlanOptions } from '../check/check.js';
 import { charsIn, checkTotals, fromJson, itemsIn, setJsonKey, toJson, type Value, type ValueLimits } from '../values/values.js';
 import { describeThrown } from '../util/foreign.js';
+import { Options, shown } from '../util/options.js';
 
 export interface InterpreterOptions {
   /** Where PRINT and context.print lines go (default: process.stdout, one line each). */
@@ -66,21 +67,37 @@ export interface ScriptScope {
 
 const DEFAULT_APPROVAL_LEVELS: ConfirmLevel[] = ['write', 'destructive'];
 
+const CONFIRM_LEVELS: readonly ConfirmLevel[] = ['none', 'read', 'write', 'destructive'];
+const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const;
+
 export class Interpreter {
   readonly registry: ToolRegistry;
+  /** The host's options as checked: each read once, here; unknown ones kept as given. */
   private readonly options: InterpreterOptions;
+  private readonly limits: Required<Limits>;
   private readonly sandbox: Sandbox;
   private readonly logger: Logger;
   private readonly needsApproval: ReadonlySet<ConfirmLevel>;
 
   constructor(registry: ToolRegistry = new ToolRegistry(), options: InterpreterOptions = {}) {
-    if (!(registry instanceof ToolRegistry)) throw new TypeError('new Interpreter(registry, options): registry must be a ToolRegistry');
+    const where = 'new Interpreter(registry, options)';
+    if (!isToolRegistry(registry)) throw new NuwaError('TypeError', `${where}: registry must be a ToolRegistry, got ${shown(registry)}`);
     this.registry = registry;
-    this.options = options;
-    resolveLimits(options.limits); // reject bad limits now, not at the first run
-    this.sandbox = new Sandbox(options.sandboxDir);
-    this.logger = hostLogger(options.logger);
-    this.needsApproval = new Set(options.needsApproval ?? DEFAULT_APPROVAL_LEVELS);
+    const given = Options.of(where, options);
+    this.options = {
+      ...given.snapshot(),
+      print: given.function('print', 'a function (line) => void'),
+      session: given.check<Session>('session', (value) => value instanceof Session, 'a session from registry.createSession()'),
+      approve: given.function('approve', 'a function ({ toolName, confirm, category, args }) => boolean'),
+      needsApproval: given.listOf('needsApproval', CONFIRM_LEVELS, `a list of confirm levels (${CONFIRM_LEVELS.join(', ')})`),
+      onEvent: given.function('onEvent', 'a function (event) => void'),
+      sandboxDir: given.nonEmptyString('sandboxDir'),
+      logger: given.methods('logger', LOGGER_METHODS) as Partial<Logger> | undefined,
+    };
+    this.limits = limitsFrom(given.nested('limits')); // bad limits are refused now, not at the first run
+    this.sandbox = new Sandbox(this.options.sandboxDir);
+    this.logger = hostLogger(this.options.logger);
+    this.needsApproval = new Set(this.options.needsApproval ?? DEFAULT_APPROVAL_LEVELS);
   }
 
   get session(): Session {
@@ -89,11 +106,12 @@ export class Interpreter {
 
   /** Runs a script (source text or a parsed AST). Rejects with a NuwaError. */
   async run(script: string | Program, options: RunOptions = {}): Promise<RunResult> {
-    const { fileName } = options;
+    const given = readRunOptions(options);
+    const { fileName } = given;
     const run = new Run({
       registry: this.registry,
       session: this.session,
-      limits: resolveLimits(this.options.limits),
+      limits: this.limits,
       print: this.options.print ?? ((line) => process.stdout.write(`${line}\n`)),
       approve: this.options.approve,
       needsApproval: this.needsApproval,
@@ -101,7 +119,7 @@ export class Interpreter {
       logger: this.logger,
       sandbox: this.sandbox,
       fileName,
-      signal: options.signal,
+      signal: given.signal,
     });
     // Without the run's clock: the variables are read after the run stopped too (for the error report).
     const { maxValueSize, maxStringLength } = run.valueLimits;
@@ -111,9 +129,9 @@ export class Interpreter {
     const stats = (): RunStats => ({ steps: run.steps, toolCalls: run.toolCalls, durationMs: run.durationMs });
     run.emit?.({ type: 'script:started', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName });
     try {
-      bindInitialVariables(top, options.variables, run.valueLimits);
+      bindInitialVariables(top, given.variables, run.valueLimits);
       const program = typeof script === 'string' ? parse(script, { fileName }) : checkProgram(script);
-      if (options.approvedPlan !== undefined) run.usePlan(PlanBudget.of(options.approvedPlan, program));
+      if (given.approvedPlan !== undefined) run.usePlan(PlanBudget.of(given.approvedPlan, program));
       // Parsing counts toward the run's time: a long parse may have spent the deadline or the slice.
       const parsed = run.checkpoint();
       if (parsed !== undefined) await parsed;
@@ -146,7 +164,8 @@ export class Interpreter {
    * approval levels. Show it, and run with `{ approvedPlan }` once a person approved it.
    */
   plan(script: string | Program, options: Omit<PlanOptions, 'needsApproval'> = {}): Plan {
-    return planScript(script, this.registry, { ...options, needsApproval: [...this.needsApproval] });
+    const given = Options.of('interpreter.plan(script, options)', options);
+    return planScript(script, this.registry, { variables: given.get('variables') as PlanOptions['variables'], needsApproval: [...this.needsApproval] });
   }
 
   /**
@@ -165,6 +184,26 @@ export class Interpreter {
   /** Original NuwaScript name: runs a parsed AST and resolves to the top-level scope. */
   async execute(ast: Program, options: RunOptions = {}): Promise<ScriptScope> {
     return toScriptScope((await this.run(ast, options)).variables);
+  }
+}
+
+/** The options of one run, each read once and checked before the run starts. */
+function readRunOptions(options: unknown): RunOptions {
+  const given = Options.of('run(script, options)', options);
+  return {
+    variables: given.object('variables', 'an object of name → JSON value') as Record<string, unknown> | undefined,
+    signal: given.signal(),
+    fileName: given.string('fileName'),
+    approvedPlan: given.object('approvedPlan', 'a plan made by plan() or interpreter.plan()') as ApprovedPlan | undefined,
+  };
+}
+
+/** Whether `value` is a ToolRegistry; never throws (a Proxy's getPrototypeOf trap may). */
+function isToolRegistry(value: unknown): value is ToolRegistry {
+  try {
+    return value instanceof ToolRegistry;
+  } catch {
+    return false;
   }
 }
 

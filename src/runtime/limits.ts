@@ -2,6 +2,7 @@
 // runaway script written by a model ends with LimitExceededError instead of running forever.
 import { DEFAULT_MAX_CALL_DEPTH } from '../tools/invoke.js';
 import { DEFAULT_VALUE_LIMITS } from '../values/values.js';
+import { Options } from '../util/options.js';
 
 export interface Limits {
   /** Statements and loop iterations executed. */
@@ -31,13 +32,17 @@ export const DEFAULT_LIMITS: Readonly<Required<Limits>> = Object.freeze({
   maxStringLength: DEFAULT_VALUE_LIMITS.maxStringLength,
 });
 
-export function resolveLimits(limits: Limits | undefined): Required<Limits> {
+/** The limits with the defaults filled in; a bad one is a NuwaError of kind TypeError naming it. */
+export function resolveLimits(limits: unknown, where = 'resolveLimits'): Required<Limits> {
+  return limitsFrom(Options.of(where, { limits }).nested('limits'));
+}
+
+/** The limits of a host's options (`options.nested('limits')`), each read once and checked. */
+export function limitsFrom(given: Options): Required<Limits> {
   const resolved = { ...DEFAULT_LIMITS };
   for (const key of Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>) {
-    const value = limits?.[key];
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || Number.isNaN(value) || value < 0) throw new TypeError(`limits.${key} must be a non-negative number, got ${String(value)}`);
-    resolved[key] = value;
+    const value = given.nonNegative(key);
+    if (value !== undefined) resolved[key] = value;
   }
   return resolved;
 }

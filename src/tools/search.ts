@@ -9,6 +9,8 @@
 // the index follows every register and unregister.
 import type MiniSearch from 'minisearch';
 import type { Query, SearchOptions as MiniSearchOptions } from 'minisearch';
+import { NuwaError } from '../errors.js';
+import { Options, shown } from '../util/options.js';
 import type { RegisteredTool } from './build.js';
 import { CATEGORIES, SOURCES } from './build.js';
 import type { Embedder, JsonSchema, ToolCategory, ToolSource } from './types.js';
@@ -160,7 +162,7 @@ export class ToolIndex {
   }
 
   async search(intent: string, options: SearchOptions = {}): Promise<SearchResult[]> {
-    if (typeof intent !== 'string') throw new TypeError('search(intent): intent must be a string');
+    if (typeof intent !== 'string') throw new NuwaError('TypeError', `search(intent, options): intent must be a string, got ${shown(intent)}`);
     const { limit, minScore, category, source } = checkOptions(options);
     const query = intent.trim().slice(0, MAX_INTENT_LENGTH);
     if (query === '') return [];
@@ -282,12 +284,10 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? `a ${(value as object).constructor?.name ?? 'object'}` : `a ${typeof value}`;
 }
 
-function checkOptions(options: SearchOptions): Required<Pick<SearchOptions, 'limit'>> & SearchOptions {
-  if (options === null || typeof options !== 'object') throw new TypeError('search(intent, options): options must be an object');
-  const { limit = DEFAULT_LIMIT, minScore, category, source } = options;
-  if (!Number.isInteger(limit) || limit < 1) throw new TypeError(`search: limit must be a whole number of at least 1, got ${String(limit)}`);
-  if (minScore !== undefined && (typeof minScore !== 'number' || Number.isNaN(minScore))) throw new TypeError(`search: minScore must be a number, got ${String(minScore)}`);
-  if (category !== undefined && !CATEGORIES.includes(category)) throw new TypeError(`search: category must be one of ${CATEGORIES.join(', ')}`);
-  if (source !== undefined && !SOURCES.includes(source)) throw new TypeError(`search: source must be one of ${SOURCES.join(', ')}`);
-  return { limit, minScore, category, source };
+/** The options, each read once and checked: a bad one is a NuwaError (TypeError) naming it. */
+function checkOptions(options: unknown): Required<Pick<SearchOptions, 'limit'>> & SearchOptions {
+  const given = Options.of('search(intent, options)', options);
+  const limit = given.check<number>('limit', (value) => Number.isInteger(value) && (value as number) >= 1, 'a whole number of at least 1') ?? DEFAULT_LIMIT;
+  const minScore = given.check<number>('minScore', (value) => typeof value === 'number' && !Number.isNaN(value), 'a number');
+  return { limit, minScore, category: given.oneOf('category', CATEGORIES), source: given.oneOf('source', SOURCES) };
 }

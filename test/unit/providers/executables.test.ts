@@ -246,7 +246,7 @@ describe('runaway tools', () => {
   });
 
   it('refuses bad options', async () => {
-    await expect(new ToolRegistry().loadExecutables(examples, { timeoutMs: -1 })).rejects.toThrow(/timeoutMs must be a positive number/);
+    await expect(new ToolRegistry().loadExecutables(examples, { timeoutMs: -1 })).rejects.toThrow(/`timeoutMs` must be a positive number/);
   });
 });
 

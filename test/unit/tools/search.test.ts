@@ -92,9 +92,9 @@ describe('keyword search on the catalogue', () => {
   });
 
   it('refuses bad options', async () => {
-    await expect(registry.search('x', { limit: 0 })).rejects.toThrow(/limit must be a whole number of at least 1/);
-    await expect(registry.search('x', { category: 'files' as never })).rejects.toThrow(/category must be one of/);
-    await expect(registry.search('x', { source: 'cloud' as never })).rejects.toThrow(/source must be one of local, module, executable, mcp/);
+    await expect(registry.search('x', { limit: 0 })).rejects.toThrow(/`limit` must be a whole number of at least 1/);
+    await expect(registry.search('x', { category: 'files' as never })).rejects.toThrow(/`category` must be one of/);
+    await expect(registry.search('x', { source: 'cloud' as never })).rejects.toThrow(/`source` must be one of local, module, executable, mcp/);
     await expect(registry.search(42 as never)).rejects.toThrow(/intent must be a string/);
   });
 
@@ -203,7 +203,7 @@ describe('search with an embedder (reciprocal rank fusion)', () => {
   });
 
   it('refuses an embedder that is not a function', () => {
-    expect(() => new ToolRegistry({ embedder: 'openai' as never })).toThrow(/embedder must be a function/);
+    expect(() => new ToolRegistry({ embedder: 'openai' as never })).toThrow(/`embedder` must be a function/);
   });
 });
 
