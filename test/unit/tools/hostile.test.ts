@@ -440,7 +440,10 @@ describe('property: registry.execute never throws or rejects, whatever call obje
       const object = {};
       define(object, 'name', name);
       define(object, 'arguments', args);
-      return new Proxy(object, { getPrototypeOf: () => trapped() as never, has: () => trapped() as never });
+      const fail = (): never => {
+        throw trapped();
+      };
+      return new Proxy(object, { getPrototypeOf: fail, has: fail, ownKeys: fail });
     }),
   );
   const options = fc.oneof(fc.constant(() => undefined), part, member.map((spec) => () => {
