@@ -8,7 +8,7 @@ import { NuwaError } from '../errors.js';
 import { ToolRegistry, type RegisteredTool } from '../tools/registry.js';
 import { Session } from '../tools/session.js';
 import { Options, shown } from '../util/options.js';
-import { acceptsMore, oneLine, parameterSummaries, typeText } from '../tools/signature.js';
+import { acceptsMore, argumentKey, oneLine, parameterSummaries, typeText } from '../tools/signature.js';
 
 export interface PromptOptions {
   /** Include the session's state (formatStateForPrompt), so the model can plan with it. */
@@ -125,7 +125,7 @@ function toolsSection(tools: RegisteredTool[]): string {
 
 function toolLine(tool: RegisteredTool): string {
   const parameters = parameterSummaries(tool).map((p) => {
-    let text = `${p.name}${p.required ? '' : '?'}: ${p.type}`;
+    let text = `${argumentKey(p.name)}${p.required ? '' : '?'}: ${p.type}`;
     if (p.default !== undefined) text += ` = ${JSON.stringify(p.default)}`;
     if (p.constraints !== undefined) text += ` (${p.constraints})`;
     if (p.description !== undefined) text += ` "${clip(p.description, 100)}"`;
