@@ -5,7 +5,7 @@
 // the tool's timeoutMs) reaches the server as MCP cancellation through the SDK's request signal.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ListToolsResultSchema, ToolSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import path from 'node:path';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ConfirmLevel, ToolCategory, ToolContext, ToolDefinition } from '../tools/types.js';
@@ -66,6 +66,13 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * key an own key; that it is an object is checked below, and its shape by the registry (`returns`).
  */
 const RESULT_KEEPING_KEYS = CallToolResultSchema.omit({ structuredContent: true });
+
+/**
+ * The SDK's list schema without its check of the tools, which refuses the whole list (and so the
+ * whole server) for one tool it does not like. Each tool is checked on its own (toolsOf): a bad one
+ * is reported and the others load. Its schemas are used as the server sent them, every key kept.
+ */
+const LIST_KEEPING_EACH_TOOL = ListToolsResultSchema.omit({ tools: true });
 
 // Servers still open when the host exits are ended: no server outlives the program that started it.
 const openServers = new Set<() => void>();
@@ -128,9 +135,10 @@ export async function connectMcp(registry: ToolRegistry, given: McpConnectOption
 
   const startTimeoutMs = Math.min(options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS, MAX_TIMER_MS);
   let serverTools: Tool[];
+  const failures: LoadFailure[] = [];
   try {
     await client.connect(transport, { timeout: startTimeoutMs, signal: options.signal });
-    serverTools = await listAllTools(client, startTimeoutMs, options.signal);
+    serverTools = await listAllTools(client, startTimeoutMs, options.signal, (tool, reason) => failures.push({ source: `${shown} (tool ${tool})`, reason }));
   } catch (error) {
     // The SDK has begun a polite close (stdin closed, SIGTERM after 2 s) without waiting for it; a
     // server that failed to start gets no such grace, or the host could exit before it ends.
@@ -183,7 +191,6 @@ export async function connectMcp(registry: ToolRegistry, given: McpConnectOption
   };
 
   const tools: string[] = [];
-  const failures: LoadFailure[] = [];
   const taken = new Set<string>();
   for (const tool of serverTools) {
     let name = toIdentifier(tool.name);
@@ -256,17 +263,54 @@ function hostEnvironment(): Record<string, string> {
   return env;
 }
 
-async function listAllTools(client: Client, timeout: number, signal: AbortSignal | undefined): Promise<Tool[]> {
+async function listAllTools(client: Client, timeout: number, signal: AbortSignal | undefined, refuse: (tool: string, reason: string) => void): Promise<Tool[]> {
   const tools: Tool[] = [];
   let cursor: string | undefined;
   // A server that keeps handing out cursors must not keep us here forever.
   for (let page = 0; page < 100; page++) {
-    const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout, signal });
-    tools.push(...result.tools);
+    const result = (await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LIST_KEEPING_EACH_TOOL, { timeout, signal })) as { tools?: unknown; nextCursor?: string };
+    if (!Array.isArray(result.tools)) throw new Error('the server answered tools/list without a list of tools');
+    for (const tool of result.tools) {
+      const checked = checkTool(tool);
+      if (typeof checked === 'string') refuse(toolLabel(tool), checked);
+      else tools.push(checked);
+    }
     cursor = result.nextCursor;
     if (cursor === undefined) break;
   }
   return tools;
+}
+
+/** A tool of the list as the server sent it (its schemas untouched), or what is wrong with it, in one line. */
+function checkTool(tool: unknown): Tool | string {
+  if (tool === null || typeof tool !== 'object' || Array.isArray(tool)) return 'it is not an object';
+  const { name, inputSchema } = tool as { name?: unknown; inputSchema?: unknown };
+  if (typeof name !== 'string' || name === '') return 'it has no name';
+  if (inputSchema === null || typeof inputSchema !== 'object' || Array.isArray(inputSchema)) {
+    return `its inputSchema is not a JSON Schema object (it is ${inputSchema === undefined ? 'missing' : describeKind(inputSchema)})`;
+  }
+  const { type } = inputSchema as { type?: unknown };
+  if (type !== 'object') return `its inputSchema has type ${JSON.stringify(type) ?? 'undefined'}; the arguments of an MCP tool are an object (type "object")`;
+  const parsed = ToolSchema.safeParse(tool);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined || issue.path.length === 0 ? '' : `${issue.path.map(String).join('.')}: `;
+    return `it does not match the MCP tool schema: ${where}${issue?.message ?? 'invalid'}`;
+  }
+  // The parsed copy rebuilt the schemas key by key (dropping a property named __proto__): keep the server's own.
+  const raw = tool as Tool;
+  return { ...parsed.data, inputSchema: raw.inputSchema, ...(raw.outputSchema === undefined ? {} : { outputSchema: raw.outputSchema }) };
+}
+
+function toolLabel(tool: unknown): string {
+  const name = tool !== null && typeof tool === 'object' ? (tool as { name?: unknown }).name : undefined;
+  return typeof name === 'string' && name !== '' ? name : '(without a name)';
+}
+
+function describeKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return `a ${typeof value}`;
 }
 
 /** A toolset name not used yet: a second server reporting the same name gets `_2`. */

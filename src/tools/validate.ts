@@ -14,6 +14,7 @@ import * as ajvFormats from '#ajv-formats';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { parseNumeric } from '../values/numeric.js';
 import { setJsonKey } from '../values/convert.js';
+import { findRefCycle } from './ref-cycles.js';
 import { bareData, bareSchema, needsBareForm, originalKey, plainData } from './bare.js';
 import { didYouMean } from '../util/suggest.js';
 import { describeSchemaType } from './schema.js';
@@ -68,6 +69,10 @@ function compile(purpose: Purpose, toolName: string, schema: JsonSchema, what: s
   const key = `${purpose === 'arguments' ? 'a' : 'r'}${JSON.stringify(cleaned)}`;
   const cached = validators.get(key);
   if (cached) return cached;
+  // A reference cycle that never goes down into the value would recurse in Ajv until the stack
+  // overflows (while compiling, or on every call): say where it is instead.
+  const cycle = findRefCycle(cleaned);
+  if (cycle !== undefined) throw new TypeError(`tool "${toolName}": its ${what} schema has a $ref cycle at ${cycle}`);
   const ajv = ajvFor(purpose);
   let validate: ValidateFunction;
   try {
@@ -76,6 +81,7 @@ function compile(purpose: Purpose, toolName: string, schema: JsonSchema, what: s
     // Ajv compiles a schema into a function made from text: a host run with
     // --disallow-code-generation-from-strings cannot check JSON Schemas at all.
     if (error instanceof EvalError) throw new TypeError(`tool "${toolName}": its ${what} schema cannot be checked in this host: validating a JSON Schema needs code generated from text (Ajv), which the host forbids`);
+    if (error instanceof RangeError) throw new TypeError(`tool "${toolName}": its ${what} schema nests too deeply to be checked`);
     throw new TypeError(`tool "${toolName}": its ${what} schema is not a valid JSON Schema: ${(error as Error).message}`);
   } finally {
     if (typeof cleaned === 'object') ajv.removeSchema(cleaned);

@@ -54,6 +54,20 @@ describe('connecting', () => {
     expect(registry.lookup('fx.echo')!.timeoutMs).toBe(1234);
   });
 
+  it('reports each tool it cannot use in one line, and registers the others', async () => {
+    const { connection } = await connect({ env: { FIXTURE_BROKEN_TOOLS: '1' } });
+    expect(connection.tools).toContain('fixture_server.add');
+    expect(connection.tools).not.toContain('fixture_server.cyclic');
+    const shown = `${process.execPath} ${server}`;
+    expect(connection.failures).toEqual([
+      { source: `${shown} (tool stringly)`, reason: 'its inputSchema has type "string"; the arguments of an MCP tool are an object (type "object")' },
+      { source: `${shown} (tool schemaless)`, reason: 'its inputSchema is not a JSON Schema object (it is missing)' },
+      { source: `${shown} (tool (without a name))`, reason: 'it has no name' },
+      { source: `${shown} (tool cyclic)`, reason: 'tool "fixture_server.cyclic": its parameters schema has a $ref cycle at #/properties/a' },
+    ]);
+    for (const failure of connection.failures) expect(failure.reason).not.toContain('\n');
+  });
+
   it('gives a second server of the same name its own toolset', async () => {
     const { registry } = await connect();
     const second = await registry.connectMcp({ command: process.execPath, args: [server] });
