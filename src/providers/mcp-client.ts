@@ -4,8 +4,7 @@
 // policy and limits, and emits events, as for every tool. A call's signal (the run's cancellation or
 // the tool's timeoutMs) reaches the server as MCP cancellation through the SDK's request signal.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema, ListToolsResultSchema, ToolSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ListToolsResultSchema, McpError, ToolSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import path from 'node:path';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ConfirmLevel, ToolCategory, ToolContext, ToolDefinition } from '../tools/types.js';
@@ -16,6 +15,7 @@ import { NuwaError } from '../errors.js';
 import { CATEGORIES, CONFIRM_LEVELS } from '../tools/build.js';
 import { Options } from '../util/options.js';
 import { ToolLoadError } from './load-error.js';
+import { StdioClient, TOO_LARGE_CODE } from './mcp-transport.js';
 import { lastLines } from './subprocess.js';
 
 export interface McpConnectOptions {
@@ -37,6 +37,11 @@ export interface McpConnectOptions {
   startTimeoutMs?: number;
   /** Stops connecting (the server is closed and connectMcp rejects). */
   signal?: AbortSignal;
+  /**
+   * The most one message from the server may hold (default 4 MiB, as an executable's stdout): a
+   * call whose answer is larger fails at once with a ToolExecutionError naming the limit.
+   */
+  maxMessageBytes?: number;
 }
 
 export interface McpConnection {
@@ -55,6 +60,7 @@ export interface McpConnection {
 }
 
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const DEFAULT_START_TIMEOUT_MS = 60_000;
 const STDERR_TAIL_BYTES = 8 * 1024;
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -91,17 +97,17 @@ function onHostExit(kill: () => void): () => void {
 export async function connectMcp(registry: ToolRegistry, given: McpConnectOptions): Promise<McpConnection> {
   const options = readOptions(given);
   const shown = [options.command, ...(options.args ?? [])].join(' ');
-  const transport = new StdioClientTransport({
+  const transport = new StdioClient({
     command: options.command,
     args: options.args ?? [],
     env: { ...hostEnvironment(), ...options.env },
     cwd: options.cwd,
-    // Kept, not shown: a server's log lines would mix with the script's output. Their last lines
-    // explain a server that fails to start or dies.
-    stderr: 'pipe',
+    maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
   });
   let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
+  // Kept, not shown: a server's log lines would mix with the script's output. Their last lines
+  // explain a server that fails to start or dies.
+  transport.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
     if (stderr.length > STDERR_TAIL_BYTES) stderr = stderr.slice(-STDERR_TAIL_BYTES);
   });
@@ -110,20 +116,21 @@ export async function connectMcp(registry: ToolRegistry, given: McpConnectOption
     return tail === '' ? '' : `; its stderr: ${tail.split('\n').join(' | ')}`;
   };
 
-  // The pid is taken as soon as the process exists: the transport forgets it once closing begins.
+  // The pid is kept until the process has ended (also while it is being closed).
   let pid: number | null = null;
-  const start = transport.start.bind(transport);
-  transport.start = async () => {
-    await start();
-    pid = transport.pid;
-  };
   const kill = (signal: NodeJS.Signals) => {
-    if (pid === null) return;
+    const target = pid ?? transport.pid;
+    if (target === null) return;
     try {
-      process.kill(pid, signal);
+      process.kill(target, signal);
     } catch {
       // already gone
     }
+  };
+  // Calls in flight, to be failed when an answer over the size limit cannot be told apart.
+  const inFlight = new Set<AbortController>();
+  transport.onUnattributed = (message) => {
+    for (const controller of inFlight) controller.abort(new Error(message));
   };
 
   const client = new Client({ name: 'nuwa', version: '1' }, { capabilities: {} });
@@ -138,12 +145,13 @@ export async function connectMcp(registry: ToolRegistry, given: McpConnectOption
   const failures: LoadFailure[] = [];
   try {
     await client.connect(transport, { timeout: startTimeoutMs, signal: options.signal });
+    pid = transport.pid;
     serverTools = await listAllTools(client, startTimeoutMs, options.signal, (tool, reason) => failures.push({ source: `${shown} (tool ${tool})`, reason }));
   } catch (error) {
-    // The SDK has begun a polite close (stdin closed, SIGTERM after 2 s) without waiting for it; a
-    // server that failed to start gets no such grace, or the host could exit before it ends.
-    await client.close().catch(() => {});
+    // A server that failed to start gets no polite close (stdin closed, SIGTERM after 2 s): it is
+    // killed at once, or the host could exit before it ends.
     kill('SIGKILL');
+    await client.close().catch(() => {});
     if (options.signal?.aborted) throw options.signal.reason;
     throw new ToolLoadError(`cannot use the MCP server \`${shown}\`: ${startFailure(error, options.command)}${stderrNote()}`, { cause: error });
   }
@@ -162,6 +170,7 @@ export async function connectMcp(registry: ToolRegistry, given: McpConnectOption
     const onAbort = () => controller.abort(context.signal.reason);
     if (context.signal.aborted) onAbort();
     else context.signal.addEventListener('abort', onAbort, { once: true });
+    inFlight.add(controller);
     let result: McpToolResult & { toolResult?: unknown };
     try {
       // client.request rather than client.callTool: the latter accepts only the SDK's own schemas,
@@ -175,10 +184,13 @@ export async function connectMcp(registry: ToolRegistry, given: McpConnectOption
       });
     } catch (error) {
       if (context.signal.aborted) throw context.signal.reason;
+      // An answer over the size limit: the transport's own words, without the SDK's "MCP error -32001:".
+      if (error instanceof McpError && error.code === TOO_LARGE_CODE) throw new Error(error.message.replace(/^MCP error -?\d+: /, ''));
       if (!connected) throw new Error(`the MCP server "${group}" stopped during the call${stderrNote()}`);
       throw error instanceof Error ? error : new Error(String(error));
     } finally {
       context.signal.removeEventListener('abort', onAbort);
+      inFlight.delete(controller);
     }
     if (result.isError === true) throw new Error(errorText(result));
     const structured = result.structuredContent;
@@ -253,6 +265,7 @@ function readOptions(options: unknown): McpConnectOptions {
     category: given.oneOf('category', CATEGORIES),
     startTimeoutMs: given.positive('startTimeoutMs'),
     signal: given.signal(),
+    maxMessageBytes: given.positive('maxMessageBytes'),
   };
 }
 

@@ -130,6 +130,7 @@ const providerCases: Case[] = [
   ['connectMcp', 'cwd', 5, (value) => new ToolRegistry().connectMcp({ command: 'node', cwd: value as never })],
   ['connectMcp', 'timeoutMs', 0, (value) => new ToolRegistry().connectMcp({ command: 'node', timeoutMs: value as never })],
   ['connectMcp', 'startTimeoutMs', 'soon', (value) => new ToolRegistry().connectMcp({ command: 'node', startTimeoutMs: value as never })],
+  ['connectMcp', 'maxMessageBytes', 0, (value) => new ToolRegistry().connectMcp({ command: 'node', maxMessageBytes: value as never })],
   ['connectMcp', 'confirm', 'maybe', (value) => new ToolRegistry().connectMcp({ command: 'node', confirm: value as never })],
   ['connectMcp', 'category', 'misc', (value) => new ToolRegistry().connectMcp({ command: 'node', category: value as never })],
   ...fakeSignals.map((bad): Case => ['connectMcp', 'signal', bad, (value) => new ToolRegistry().connectMcp({ command: 'node', signal: value as never })]),

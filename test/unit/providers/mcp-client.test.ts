@@ -121,6 +121,27 @@ describe('calls', () => {
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
   });
 
+  it('fails a call whose answer is over maxMessageBytes with an error naming the limit, and stays connected', async () => {
+    const { registry, connection, interpreter, printed } = await connect();
+    const big = await registry.execute({ name: 'fixture_server.big', arguments: { bytes: 5_000_000 } });
+    expect(big).toMatchObject({ success: false, code: 'ToolExecutionError' });
+    expect(big.error).toMatch(/the server's answer \(\d+ bytes\) is larger than the client's limit of 4 MiB \(maxMessageBytes\); it was not read$/);
+    // An answer whose id is in neither end still fails the call in flight, the same way.
+    const hidden = await registry.execute({ name: 'fixture_server.big', arguments: { bytes: 5_000_000, idInTheMiddle: true } });
+    expect(hidden.error).toMatch(/larger than the client's limit of 4 MiB/);
+    // The connection is still there: the next call works.
+    await interpreter.run('PRINT(CALL fixture_server.echo { text: "still here" })');
+    expect(printed).toEqual(['still here']);
+    expect(isAlive(connection.pid!)).toBe(true);
+  });
+
+  it('takes a larger answer when maxMessageBytes allows it', async () => {
+    const { registry } = await connect({ maxMessageBytes: 8 * 1024 * 1024 });
+    const big = await registry.execute({ name: 'fixture_server.big', arguments: { bytes: 5_000_000 } });
+    expect(big.success).toBe(true);
+    expect((big.data as string).length).toBe(5_000_000);
+  });
+
   it('checks arguments against the server schema before sending anything', async () => {
     const { interpreter, logged } = await connect();
     const error = await failure(interpreter.run('CALL fixture_server.get_weather { town: "Oslo" }'));
