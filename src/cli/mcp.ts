@@ -23,6 +23,7 @@ Options:
   --timeout <ms>            wall-clock limit for each run_script run and each call
   --max-steps <n>           limit on statements and loop iterations of each run
   --max-tool-calls <n>      limit on tool calls of each run
+  --max-source-bytes <n>    the longest script run_script accepts (default 4 MiB)
   -h, --help                show this help
 `;
 
@@ -44,11 +45,12 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
     reportLoadFailures(failures, io);
     const logger = { debug: () => {}, info: (m: string) => io.stderr(`${m}\n`), warn: (m: string) => io.stderr(`warning: ${m}\n`), error: (m: string) => io.stderr(`error: ${m}\n`) };
     const server = createNuwaMcpServer(registry, { yes: values.yes === true, limits, sandboxDir: io.cwd, logger, version: version() });
-    // Whatever ends the serving, a line on stderr says what it was: a client must never see the
-    // server vanish without a word (as when the SDK's transport closed itself on one big message).
-    const finished = new Promise<{ why: string; status: number }>((resolve) => {
-      process.stdin.once('end', () => resolve({ why: 'the client closed stdin', status: 0 }));
-      process.stdin.once('close', () => resolve({ why: 'stdin was closed', status: 0 }));
+    // Whatever ends the serving, other than the client closing stdin (the normal end, which the
+    // client knows of), a line on stderr says what it was: a client must never see the server
+    // vanish without a word (as when the SDK's transport closed itself on one big message).
+    const finished = new Promise<{ why?: string; status: number }>((resolve) => {
+      process.stdin.once('end', () => resolve({ status: 0 }));
+      process.stdin.once('close', () => resolve({ status: 0 }));
       process.stdin.once('error', (error) => resolve({ why: `stdin failed: ${describeThrown(error)}`, status: 1 }));
       process.once('SIGINT', () => resolve({ why: 'interrupted (SIGINT)', status: 0 }));
       process.once('SIGTERM', () => resolve({ why: 'terminated (SIGTERM)', status: 0 }));
@@ -60,7 +62,7 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
     server.onerror = (error) => report(`protocol error: ${describeThrown(error)}`);
     await server.connect(new NuwaStdioServerTransport({ report }));
     const { why, status } = await finished;
-    report(`stopping: ${why}`);
+    if (why !== undefined) report(`stopping: ${why}`);
     await server.close();
     return status;
   } finally {

@@ -52,19 +52,35 @@ const cache = new WeakMap<A.Program, CompiledProgram>();
 /** The program being compiled: error messages look at it to explain a missing name (hints.ts). */
 let compiling: A.Program | undefined;
 
-/** Compiles a program once; running the same AST again reuses the closures. */
+/**
+ * Compiles a program once; running the same AST again reuses the closures. Its top-level statements
+ * are compiled as they are first reached, not all before the first runs: a script of a hundred
+ * thousand statements would otherwise hold the event loop for the half second that compiling it
+ * takes, where statement by statement the run gives it a turn every time slice (TOOLS.md §7).
+ */
 export function compileProgram(program: A.Program): CompiledProgram {
   let compiled = cache.get(program);
   if (!compiled) {
-    compiling = program;
-    try {
-      compiled = compileBlock(mapEach(program.body, compileStatement));
-    } finally {
-      compiling = undefined;
+    const runs: Exec[] = new Array(program.body.length);
+    const done: Array<Exec | undefined> = new Array(runs.length);
+    for (let i = 0; i < runs.length; i++) {
+      // Replaces itself once compiled (a block of one statement keeps calling this stand-in).
+      runs[i] = (rt, scope) => (runs[i] = done[i] ??= compileTopLevel(program, program.body[i]!))(rt, scope);
     }
+    compiled = compileBlock(runs);
     cache.set(program, compiled);
   }
   return compiled;
+}
+
+/** Compiles one statement of `program` (error messages look at the whole program: hints.ts). */
+function compileTopLevel(program: A.Program, statement: A.Statement): Exec {
+  compiling = program;
+  try {
+    return compileStatement(statement);
+  } finally {
+    compiling = undefined;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { NuwaError, isNuwaError } from '../errors.js';
 import type { EventListener, RunStats } from '../events.js';
 import type { JsonValue } from '../values/json.js';
 import type { Program } from '../syntax/ast.js';
-import { parse } from '../syntax/parse.js';
+import { isShortSource, parse, parseInSlices } from '../syntax/parse.js';
 import { Sandbox } from '../tools/sandbox.js';
 import { Session } from '../tools/session.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -130,9 +130,17 @@ export class Interpreter {
     run.emit?.({ type: 'script:started', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName });
     try {
       bindInitialVariables(top, given.variables, run.valueLimits);
-      const program = typeof script === 'string' ? parse(script, { fileName }) : checkProgram(script);
+      // Parsing counts toward the run's time and can be cancelled: long text is parsed in slices,
+      // with the run's clock and the event loop checked between them; short text (most scripts)
+      // in one step, so that a short CALL-free script runs to its end before run() returns.
+      const program =
+        typeof script !== 'string'
+          ? checkProgram(script)
+          : isShortSource(checkSourceSize(script, this.limits.maxSourceBytes))
+            ? parse(script, { fileName })
+            : await parseInSlices(script, { fileName }, () => run.checkpoint());
       if (given.approvedPlan !== undefined) run.usePlan(PlanBudget.of(given.approvedPlan, program));
-      // Parsing counts toward the run's time: a long parse may have spent the deadline or the slice.
+      // A parse in one step may have spent the deadline or the slice too.
       const parsed = run.checkpoint();
       if (parsed !== undefined) await parsed;
       const pending = compileProgram(program)(run, top);
@@ -213,6 +221,15 @@ function toScriptScope(variables: Record<string, JsonValue>): ScriptScope {
     get: (name) => (Object.hasOwn(variables, name) ? variables[name] : undefined),
     has: (name) => Object.hasOwn(variables, name),
   };
+}
+
+/** The script's text, unless it is longer than maxSourceBytes (refused before it is parsed). */
+function checkSourceSize(source: string, maxSourceBytes: number): string {
+  // UTF-8 is at most 3 bytes per UTF-16 unit: most scripts are known to fit without counting.
+  if (source.length * 3 <= maxSourceBytes) return source;
+  const bytes = Buffer.byteLength(source, 'utf8');
+  if (bytes <= maxSourceBytes) return source;
+  throw new NuwaError('LimitExceededError', `the script is ${bytes} bytes long, more than maxSourceBytes (${maxSourceBytes})`, { line: 1, column: 1 });
 }
 
 function checkProgram(script: unknown): Program {

@@ -19,6 +19,8 @@ export interface Limits {
   maxValueSize?: number;
   /** Characters in any one string, and in all the strings of any one list or object together. */
   maxStringLength?: number;
+  /** Bytes (UTF-8) of a script's text given to run: a longer one is refused before it is parsed. */
+  maxSourceBytes?: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Required<Limits>> = Object.freeze({
@@ -30,6 +32,11 @@ export const DEFAULT_LIMITS: Readonly<Required<Limits>> = Object.freeze({
   // Why these two numbers: see DEFAULT_VALUE_LIMITS in src/values/model.ts.
   maxValueSize: DEFAULT_VALUE_LIMITS.maxValueSize,
   maxStringLength: DEFAULT_VALUE_LIMITS.maxStringLength,
+  // 4 MiB: four times the largest scripts the project parses on purpose (the 1 MB parse benchmark,
+  // 150,000-statement scripts of about 1.5 MB), and some hundred times a long model-written plan.
+  // Parsing is cancellable at any size (parseInSlices); the cap bounds the memory a parse takes
+  // (about 130 MB of tokens and tree per megabyte at its peak) and the time a host gives to one.
+  maxSourceBytes: 4 * 1024 * 1024,
 });
 
 /** The limits with the defaults filled in; a bad one is a NuwaError of kind TypeError naming it. */

@@ -172,7 +172,19 @@ describe('nuwa mcp', () => {
     expect(stderr).toMatch(/skipped a line that is not JSON: "this is not JSON"/);
     expect(stderr).toMatch(/skipped a message of more than 10 MiB \(request "big"\): over the limit of 10 MiB/);
     expect(stderr).toMatch(/skipped a message of \d+ bytes: over the limit of 10 MiB/);
-    expect(stderr).toMatch(/nuwa mcp: stopping: the client closed stdin\n$/);
+    expect(stderr).not.toMatch(/stopping/); // the client closing stdin is the normal end
+  });
+
+  it('says on stderr why it stops when it is stopped other than by the client', async () => {
+    const child = spawn(process.execPath, [bin, 'mcp', '--tools', tools], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr).toBe('nuwa mcp: stopping: terminated (SIGTERM)\n');
   });
 
   it('exits by itself when the client closes stdin', async () => {

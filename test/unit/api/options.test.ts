@@ -49,7 +49,7 @@ const interpreterCases: Case[] = [
   ['new Interpreter', 'session', {}, (value) => new Interpreter(registry, { session: value as never })],
   ['new Interpreter', 'limits', 'x', (value) => new Interpreter(registry, { limits: value as never })],
   ['new Interpreter', 'limits', [1], (value) => new Interpreter(registry, { limits: value as never })],
-  ...['maxSteps', 'maxToolCalls', 'timeoutMs', 'maxOutputBytes', 'maxCallDepth', 'maxValueSize', 'maxStringLength'].flatMap((limit) =>
+  ...['maxSteps', 'maxToolCalls', 'timeoutMs', 'maxOutputBytes', 'maxCallDepth', 'maxValueSize', 'maxStringLength', 'maxSourceBytes'].flatMap((limit) =>
     [-1, Number.NaN, '5', null].map((bad): Case => ['new Interpreter', `limits.${limit}`, bad, (value) => new Interpreter(registry, { limits: { [limit]: value } })]),
   ),
   ['new Interpreter', 'approve', true, (value) => new Interpreter(registry, { approve: value as never })],

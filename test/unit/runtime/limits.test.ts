@@ -18,6 +18,7 @@ describe('resolveLimits', () => {
       maxValueSize: 1_000_000,
       maxStringLength: 10_000_000,
       maxCallDepth: 32,
+      maxSourceBytes: 4 * 1024 * 1024,
     });
     expect(Object.isFrozen(DEFAULT_LIMITS)).toBe(true);
   });

@@ -80,6 +80,20 @@ describe('parsing counts toward the run', () => {
     expect(error.variables).toEqual({});
   }, 30_000);
 
+  it('a long script is parsed in slices: timers run while it is parsed, not only once it is', async () => {
+    let ticks = 0;
+    let ticksAtFirstStatement = -1;
+    const { interpreter } = setup([], { limits: BOUND, print: () => void (ticksAtFirstStatement = ticks) });
+    const timer = setInterval(() => ticks++, 1);
+    try {
+      // About 2.3 MB: many time slices of parsing (with one turn of the event loop for each).
+      await interpreter.run(`PRINT("first")\n${manyStatements(200_000)}`);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticksAtFirstStatement).toBeGreaterThanOrEqual(5);
+  }, 60_000);
+
   it('a signal aborted while a long script is parsed stops the run before its first statement', async () => {
     const { interpreter } = setup([], { limits: BOUND });
     const controller = new AbortController();
