@@ -13,6 +13,7 @@ import type { Sandbox } from '../tools/sandbox.js';
 import type { Session } from '../tools/session.js';
 import type { ApprovalHook, ConfirmLevel, Logger } from '../tools/types.js';
 import type { BuiltinHost } from './builtins.js';
+import { MAX_SUSPENSIONS, Replay, type SuspendHost, type Suspension } from './suspend.js';
 import type { Scope } from './scope.js';
 import type { Limits } from './limits.js';
 import type { PlanBudget } from '../check/approval.js';
@@ -44,7 +45,7 @@ export interface RunSettings {
 const CLOCK_CHECK_INTERVAL = 1024;
 const SLICE_MS = 10;
 
-export class Run implements CallHost, BuiltinHost {
+export class Run implements CallHost, BuiltinHost, SuspendHost {
   readonly runId = randomUUID();
   readonly registry: ToolRegistry;
   readonly session: Session;
@@ -140,6 +141,49 @@ export class Run implements CallHost, BuiltinHost {
     const now = performance.now();
     if (now > this.deadline) this.stop(this.timeoutError());
     else if (now >= this.sliceEnd) this.yieldDue = true;
+  }
+
+  // --- suspending heavy built-ins (suspend.ts) ------------------------------------------------
+  /** Results of heavy calls for the statement being run again after a suspension. */
+  replay: Replay | undefined = undefined;
+  private statementQuiet = false;
+  private outputMark = 0;
+  private stepsMark = 0;
+
+  /**
+   * A block's runner is about to run a statement: whether it has no CALL (`quiet`), and whether it
+   * is the statement a suspension is running again (whose remembered results then stay).
+   */
+  enterStatement(quiet: boolean, again: boolean): void {
+    this.statementQuiet = quiet;
+    this.outputMark = this.output.length;
+    this.stepsMark = this.steps;
+    if (this.replay !== undefined && !again) this.replay = undefined;
+  }
+
+  maySuspend(): boolean {
+    return this.statementQuiet && this.output.length === this.outputMark && (this.replay === undefined || this.replay.suspensions < MAX_SUSPENSIONS);
+  }
+
+  /**
+   * Finishes a suspended built-in call a time slice at a time, with a turn of the event loop before
+   * each (where a timeout or a cancellation stops the run), and remembers its result for the
+   * statement, which its runner then runs again. The statement's steps are counted once.
+   */
+  async finishSuspended(suspension: Suspension): Promise<void> {
+    this.steps = this.stepsMark;
+    const { steps } = suspension;
+    for (;;) {
+      await this.yieldTurn();
+      let step = steps.next();
+      while (!step.done && !this.yieldDue) step = steps.next();
+      if (step.done) {
+        const replay = (this.replay ??= new Replay());
+        replay.suspensions++;
+        replay.remember(suspension.node, suspension.args, step.value);
+        return;
+      }
+    }
   }
 
   /** Gives the event loop a turn (timers, signals, I/O), then goes on unless the run was stopped. */

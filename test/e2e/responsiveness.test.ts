@@ -21,7 +21,7 @@ describe('nuwa run: Ctrl-C on a CALL-free loop', () => {
   it('stops the run with AbortedError at the running statement and exit status 1', async () => {
     const run = await startNuwa(
       ['run', '-', '--max-steps', '100000000000'],
-      'PRINT("start")\nLET n = 0\nFOR a IN RANGE(1000000) DO\n  FOR b IN RANGE(1000000) DO\n    LET n = n + 1\n  END\nEND\nPRINT("never")\n',
+      'PRINT("start")\nLET n = 0\nLET many = RANGE(20000)\nFOR a IN many DO\n  FOR b IN many DO\n    LET n = n + 1\n  END\nEND\nPRINT("never")\n',
       'start',
     );
     const guard = setTimeout(() => run.child.kill('SIGKILL'), 20_000);
@@ -33,7 +33,7 @@ describe('nuwa run: Ctrl-C on a CALL-free loop', () => {
     clearTimeout(guard);
     expect(status).toBe(1);
     expect(run.stdout).toBe('start\n');
-    expect(run.stderr).toMatch(/<stdin>:5:5: AbortedError: the run was cancelled: interrupted \(Ctrl-C\)/);
+    expect(run.stderr).toMatch(/<stdin>:6:5: AbortedError: the run was cancelled: interrupted \(Ctrl-C\)/);
     expect(reaction).toBeLessThan(10_000); // generous: the point is that it stops at all
   }, 30_000);
 });
@@ -71,5 +71,30 @@ console.log(JSON.stringify({ kind: error.kind, ms: performance.now() - started, 
     expect(outcome.kind).toBe('AbortedError');
     expect(outcome.ticks).toBeGreaterThanOrEqual(5);
     expect(outcome.ms).toBeLessThan(5000);
+  }, 90_000);
+});
+
+describe('loops of heavy built-ins stay responsive (TOOLS.md §7)', () => {
+  // Before, CONTAINS over a million items counted as one step (the clock was looked at once in
+  // 1,024 calls: a second late), and one REPLACE or STR call at the limits held the event loop for
+  // a few hundred milliseconds. Counted: the turns a 1 ms timer got while the loop ran.
+  it.each([
+    ['CONTAINS', 'LET l = RANGE(1000000)', 'LET t = CONTAINS(l, -1)'],
+    ['REPLACE', 'LET s = STR(RANGE(1000000))', 'LET t = LEN(REPLACE(s, ",", ";"))'],
+    ['STR', 'LET l = RANGE(1000000)', 'LET t = LEN(STR(l))'],
+  ])('%s: timeoutMs ends the loop, and timers run while it goes', (_name, setup, statement) => {
+    const outcome = inChild(`
+let ticks = 0;
+let started = 0;
+const ticker = setInterval(() => ticks++, 1);
+const interpreter = new nuwa.Interpreter(new nuwa.ToolRegistry(), { limits: { timeoutMs: 2000 }, print: () => { ticks = 0; started = performance.now(); } });
+const error = await interpreter.run(${JSON.stringify(`${setup}\nPRINT("loop")\nFOR i IN RANGE(100000) DO\n  ${statement}\nEND`)}).catch((e) => e);
+clearInterval(ticker);
+console.log(JSON.stringify({ kind: error.kind, message: error.message, ticks, loopMs: performance.now() - started }));`);
+    expect(outcome.kind).toBe('LimitExceededError');
+    expect(outcome.message).toMatch(/timeoutMs \(2000 ms\)/);
+    // A turn every time slice (10 ms) of the loop, give or take: far more than one per call.
+    expect(outcome.ticks as number).toBeGreaterThanOrEqual(20);
+    expect(outcome.loopMs as number).toBeLessThan(10_000);
   }, 90_000);
 });
