@@ -116,16 +116,26 @@ function* formatSteps(template: string, values: NuwaObject, host: BuiltinHost, a
 function* joinSteps(list: NuwaList, separator: string, host: BuiltinHost, at: Position): Generator<void, string, void> {
   const limits = host.valueLimits;
   const progress = new Progress(host);
-  const parts: string[] = new Array(list.length);
+  // Joined a chunk at a time, as REPLACE does: one join of a million parts is a long step.
+  const pieces: string[] = [];
+  let parts: string[] = [];
   let length = 0;
+  let size = 0;
   for (let i = 0; i < list.length; i++) {
     const part = yield* display(list.at(i), host);
-    parts[i] = part;
+    parts.push(part);
     length += part.length + (i === 0 ? 0 : separator.length);
+    size += part.length + separator.length;
     checkStringLength(length, limits, 'the text JOIN builds', at);
+    if (size >= CHUNK) {
+      pieces.push(parts.join(separator));
+      parts = [];
+      size = 0;
+    }
     if (progress.add(1 + (part.length >>> 4))) yield;
   }
-  const text = parts.join(separator);
+  if (parts.length > 0 || pieces.length === 0) pieces.push(parts.join(separator));
+  const text = pieces.join(separator);
   chargeChars(host, text.length);
   return text;
 }
@@ -158,16 +168,25 @@ function* replaceSteps(text: string, target: string, by: string, host: BuiltinHo
   if (found.length === 0) return text;
   // `$` in a replacement string is a pattern to String.prototype.replaceAll; `$$` is a literal `$`.
   if (text.length < CHUNK) return text.replaceAll(target, by.replaceAll('$', '$$$$'));
-  const parts: string[] = new Array(found.length * 2 + 1);
+  // Joined a chunk at a time: one join of millions of parts would be a long step of its own.
+  const pieces: string[] = [];
+  let parts: string[] = [];
+  let size = 0;
   let last = 0;
   for (let k = 0; k < found.length; k++) {
-    parts[2 * k] = text.slice(last, found[k]);
-    parts[2 * k + 1] = by;
+    parts.push(text.slice(last, found[k]), by);
+    size += found[k]! - last + by.length;
     last = found[k]! + target.length;
+    if (size >= CHUNK) {
+      pieces.push(parts.join(''));
+      parts = [];
+      size = 0;
+    }
     if (progress.add(1 + (by.length >>> 4))) yield;
   }
-  parts[2 * found.length] = text.slice(last);
-  const result = parts.join('');
+  parts.push(text.slice(last));
+  pieces.push(parts.join(''));
+  const result = pieces.join('');
   chargeChars(host, result.length);
   return result;
 }
