@@ -9,9 +9,10 @@ import { describeThrown } from '../util/foreign.js';
 import type { NuwaEvent } from '../events.js';
 import { executeChain, type ChainResult, type ChainStrategy, type ToolChain } from './chain.js';
 import { buildTool, checkName, type RegisteredTool, type ToolSpec } from './build.js';
-import { callRun, checkExecuteOptions, executeCall, type ExecuteDefaults, type ExecuteOptions, type FunctionCall, type ToolResult } from './execute.js';
+import { callRun, executeCall, readExecuteDefaults, readExecuteOptions, type ExecuteDefaults, type ExecuteOptions, type FunctionCall, type ToolResult } from './execute.js';
 import { fromDefinedTool, fromPlaited, isDefinedTool, type DefinedTool, type PlaitedHandler, type PlaitedSchema } from './forms.js';
 import { exportedName, fromExportedName } from './names.js';
+import { Options } from '../util/options.js';
 import { ToolIndex, type SearchOptions, type SearchResult } from './search.js';
 import { Session } from './session.js';
 import { createDetachedContext } from './detached.js';
@@ -68,12 +69,9 @@ export class ToolRegistry {
   readonly defaultSession = new Session();
 
   constructor(options: ToolRegistryOptions = {}) {
-    if (options === null || typeof options !== 'object') throw new TypeError('new ToolRegistry(options): options must be an object');
-    const { embedder, ...executeDefaults } = options;
-    checkExecuteOptions(executeDefaults, 'new ToolRegistry(options)');
-    if (embedder !== undefined && typeof embedder !== 'function') throw new TypeError('new ToolRegistry({ embedder }): embedder must be a function (text) => Promise<Float32Array>');
-    this.embedder = embedder;
-    this.executeDefaults = executeDefaults;
+    const given = Options.of('new ToolRegistry(options)', options);
+    this.embedder = given.function<Embedder>('embedder', 'a function (text) => Promise<Float32Array>');
+    this.executeDefaults = readExecuteDefaults(given);
   }
 
   /**
@@ -213,9 +211,9 @@ export class ToolRegistry {
   execute(call: FunctionCall, options?: ExecuteOptions): Promise<ToolResult>;
   execute(name: string, input?: unknown, options?: ExecuteOptions): Promise<ToolResult>;
   execute(callOrName: FunctionCall | string, second?: unknown, third?: ExecuteOptions): Promise<ToolResult> {
-    if (typeof callOrName === 'string') return executeCall(this, this.executeDefaults, callOrName, second, third);
-    const call = callOrName as Partial<FunctionCall> | null | undefined;
-    return executeCall(this, this.executeDefaults, call?.name, call?.arguments, second as ExecuteOptions | undefined);
+    // Whatever it is handed (a Proxy, a getter that throws), the call object is read inside executeCall's guard.
+    if (typeof callOrName === 'string') return executeCall(this, this.executeDefaults, { name: callOrName, input: second }, third);
+    return executeCall(this, this.executeDefaults, { call: callOrName }, second);
   }
 
   /**
@@ -225,15 +223,14 @@ export class ToolRegistry {
    * never rejects. Emits `tool:chain:started` and `tool:chain:completed` / `failed`.
    */
   executeChain(chain: ToolChain | ToolChain['nodes'], options: ExecuteOptions & { strategy?: ChainStrategy } = {}): Promise<ChainResult> {
-    const { strategy, ...callOptions } = options ?? {};
     return executeChain(
       {
         registry: this,
-        makeRun: () => callRun(this, this.executeDefaults, callOptions),
+        makeRun: () => callRun(this, this.executeDefaults, readExecuteOptions(options, 'executeChain(chain, options)')),
         emitRegistryEvent: (event) => this.emitChainEvent(event),
       },
       chain,
-      strategy,
+      options,
     );
   }
 

@@ -1,0 +1,51 @@
+// The run of a script: a Run (tools/run.ts: limits, output, cancellation, approval, events) that
+// also keeps what the evaluator needs to suspend a statement whose heavy built-in outlasts the time
+// slice and run it again (suspend.ts). The Interpreter makes one per script run; function calling
+// evaluates no script and uses a plain Run.
+import { Run } from '../tools/run.js';
+import { MAX_SUSPENSIONS, Replay, type SuspendHost, type Suspension } from './suspend.js';
+
+export class ScriptRun extends Run implements SuspendHost {
+  /** Results of heavy calls for the statement being run again after a suspension. */
+  replay: Replay | undefined = undefined;
+  private statementQuiet = false;
+  private outputMark = 0;
+  private stepsMark = 0;
+
+  /**
+   * A block's runner is about to run a statement: whether it may be suspended (`quiet`: no CALL,
+   * no NOW()), and whether it is the statement a suspension is running again (whose remembered
+   * results then stay).
+   */
+  enterStatement(quiet: boolean, again: boolean): void {
+    this.statementQuiet = quiet;
+    this.outputMark = this.output.length;
+    this.stepsMark = this.steps;
+    if (this.replay !== undefined && !again) this.replay = undefined;
+  }
+
+  maySuspend(): boolean {
+    return this.statementQuiet && this.output.length === this.outputMark && (this.replay === undefined || this.replay.suspensions < MAX_SUSPENSIONS);
+  }
+
+  /**
+   * Finishes a suspended built-in call a time slice at a time, with a turn of the event loop before
+   * each (where a timeout or a cancellation stops the run), and remembers its result for the
+   * statement, which its runner then runs again. The statement's steps are counted once.
+   */
+  async finishSuspended(suspension: Suspension): Promise<void> {
+    this.steps = this.stepsMark;
+    const { steps } = suspension;
+    for (;;) {
+      await this.yieldTurn();
+      let step = steps.next();
+      while (!step.done && !this.yieldDue) step = steps.next();
+      if (step.done) {
+        const replay = (this.replay ??= new Replay());
+        replay.suspensions++;
+        replay.remember(suspension.node, suspension.args, step.value);
+        return;
+      }
+    }
+  }
+}
