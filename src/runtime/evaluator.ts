@@ -75,8 +75,7 @@ function compileTopLevel(program: A.Program, statement: A.Statement): Exec {
 /**
  * What each statement of a block is to a suspension (suspend.ts): NO_HEAVY when it calls no heavy
  * built-in (its runner then marks nothing: most statements, and a tight loop pays nothing), QUIET
- * when it does and may be run again (it may be suspended), LOUD when running it again would repeat
- * something: a CALL, or NOW(), whose values a durable run records one by one.
+ * when it does and has no CALL (it may be suspended), LOUD when it has a CALL too.
  */
 type StatementKind = 0 | 1 | 2;
 const NO_HEAVY = 0;
@@ -84,22 +83,7 @@ const QUIET = 1;
 const LOUD = 2;
 
 function statementKinds(statements: readonly A.Statement[]): StatementKind[] {
-  return statements.map(statementKind);
-}
-
-function statementKind(statement: A.Statement): StatementKind {
-  if (statement.hasCall) return callsHeavy(statement) ? LOUD : NO_HEAVY;
-  let heavy = false;
-  const pending: A.Node[] = [statement];
-  while (pending.length > 0) {
-    const next = pending.pop()!;
-    if (next.type === 'FunctionCall') {
-      if (next.name === 'NOW') return callsHeavy(statement) ? LOUD : NO_HEAVY;
-      if (BUILTINS.get(next.name)?.steps !== undefined) heavy = true;
-    }
-    for (const child of A.childrenOf(next)) pending.push(child);
-  }
-  return heavy ? QUIET : NO_HEAVY;
+  return statements.map((statement) => (!callsHeavy(statement) ? NO_HEAVY : statement.hasCall ? LOUD : QUIET));
 }
 
 /** Whether a heavy built-in (one with steps) is called anywhere in `node`. */

@@ -43,9 +43,10 @@ export interface SuspendHost extends BuiltinHost {
 export class Replay {
   private readonly calls = new Map<FunctionCall, Array<{ args: Value[]; value: Value }>>();
   /**
-   * How often the statement was suspended. Running it again may give a heavy call other arguments
-   * (NOW() in them, say), which would suspend it again; after MAX_SUSPENSIONS its calls run to their
-   * end (the deadline still seen), so that the statement always finishes.
+   * How often the statement was suspended. Run again, a statement gives its heavy calls the same
+   * arguments (its NOW() times are kept too: ScriptRun.now), so each suspension leaves a call
+   * answered from memory; should one ever not, after MAX_SUSPENSIONS its calls run to their end
+   * (the deadline still seen), so that the statement always finishes.
    */
   suspensions = 0;
 

@@ -101,12 +101,22 @@ END`);
   }, 60_000);
 });
 
-describe('a statement whose heavy call gets other arguments each time it is run again', () => {
-  it('still finishes (after a few suspensions, its calls run to their end)', async () => {
-    const { interpreter, printed } = setup([]);
-    // NOW() differs from one run of the statement to the next: JOIN is never answered from memory.
-    await interpreter.run(`${BIG}LET r = LEN(JOIN(APPEND(SLICE(l, 1), NOW()), ","))\nPRINT(r > 6000000)`);
-    expect(printed).toEqual(['true']);
+describe('a statement with NOW(), suspended and run again', () => {
+  it('sees the same time: a durable run records one NOW value for it, and a timer gets turns', async () => {
+    const clock = ticking();
+    const { interpreter } = setup([], { print: clock.print });
+    let outcome;
+    try {
+      // Run again, the statement sees the time it saw first: JOIN is answered from memory.
+      outcome = await interpreter.start(`${BIG}PRINT("before")\nLET r = LEN(JOIN(APPEND(SLICE(l, 1), NOW()), ","))\nPRINT(r > 6000000)`);
+    } finally {
+      clock.stop();
+    }
+    expect(outcome.status).toBe('completed');
+    expect(outcome.checkpoint.now).toHaveLength(1);
+    if (outcome.status === 'completed') expect(outcome.result.output).toEqual(['before', 'true']);
+    const [before, after] = clock.seen as [number, number];
+    expect(after - before).toBeGreaterThanOrEqual(3);
   }, 60_000);
 });
 
