@@ -51,6 +51,7 @@ export { DEFAULT_LIMITS } from './tools/limits.js';
 export type { Limits } from './tools/limits.js';
 export { BUILTIN_NAMES } from './syntax/functions.js';
 export type { NuwaEvent, EventType, EventListener, RunStats } from './events.js';
+export type { TracerLike, SpanLike, TraceContextLike, TraceAttributes, TraceAttributeValue, TraceOptions } from './tools/tracing.js';
 export type { JsonValue, JsonObject } from './values/json.js';
 export type * from './tools/types.js';
 export type * as AST from './syntax/ast.js';

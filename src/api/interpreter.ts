@@ -12,6 +12,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import type { ConfirmLevel, Logger } from '../tools/types.js';
 import { compileProgram } from '../runtime/evaluator.js';
 import { resolveLimits } from '../tools/limits.js';
+import { checkTraceOptions } from '../tools/tracing.js';
 import { hostLogger, Run } from '../tools/run.js';
 import { Scope } from '../runtime/scope.js';
 import { PlanBudget } from '../check/approval.js';
@@ -41,6 +42,7 @@ export class Interpreter {
     for (const hook of ['approve', 'ask', 'llm'] as const) {
       if (options[hook] !== undefined && typeof options[hook] !== 'function') throw new TypeError(`new Interpreter(registry, options): ${hook} must be a function`);
     }
+    checkTraceOptions(options, 'new Interpreter(registry, options)');
     this.sandbox = new Sandbox(options.sandboxDir);
     this.logger = hostLogger(options.logger);
     this.needsApproval = new Set(options.needsApproval ?? DEFAULT_APPROVAL_LEVELS);
@@ -79,6 +81,8 @@ export class Interpreter {
       sandbox: this.sandbox,
       fileName,
       signal: options.signal,
+      tracer: this.options.tracer,
+      traceContent: this.options.traceContent,
       ...(durable && { runId: durable.runId, journal: durable.journal, elapsedMs: durable.elapsedMs, pauseForApproval: this.options.onApproval === 'pause' }),
     });
     durable?.journal.countPrintedBy?.(() => run.output.length);

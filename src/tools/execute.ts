@@ -18,6 +18,7 @@ import { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
 import type { ApprovalHook, AskHook, ConfirmLevel, LlmHook, Logger } from './types.js';
 import { describeJson } from './validate.js';
+import { checkTraceOptions, type TraceOptions } from './tracing.js';
 
 /** A model's function call: the tool's name (either spelling, §5) and its arguments. */
 export interface FunctionCall {
@@ -48,8 +49,11 @@ export interface ToolResult {
   metadata?: ToolResultMetadata;
 }
 
-/** What one execute call may override. */
-export interface ExecuteOptions {
+/**
+ * What one execute call may override. With a `tracer`, the call is a span `execute_tool {name}`
+ * (and the calls it makes, its children), in the host's active context (tracing.ts).
+ */
+export interface ExecuteOptions extends TraceOptions {
   /** Whose state the tool sees (default: the registry's own session). */
   session?: Session;
   /** Asked before a tool whose confirm level needs approval; without one, such calls are denied. */
@@ -101,6 +105,7 @@ export function checkExecuteOptions(options: ExecuteDefaults & ExecuteOptions, w
   if (print !== undefined && typeof print !== 'function') throw new TypeError(`${where}: print must be a function`);
   if (session !== undefined && (session === null || typeof session.getStateValue !== 'function')) throw new TypeError(`${where}: session must come from registry.createSession()`);
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError(`${where}: signal must be an AbortSignal`);
+  checkTraceOptions(options, where);
 }
 const sandboxes = new WeakMap<ExecuteDefaults, Sandbox>();
 
@@ -179,6 +184,8 @@ function callRun(registry: ToolCatalog, defaults: ExecuteDefaults, options: Exec
     signal: options.signal,
     noun: 'call',
     caller: options.caller,
+    tracer: options.tracer ?? defaults.tracer,
+    traceContent: options.traceContent ?? defaults.traceContent,
   });
 }
 
