@@ -71,8 +71,11 @@ export type DefinedToolContext = ToolContext & { readonly toolId: string; readon
 export interface DefineToolSpec<I extends ParametersSchema | StandardSchemaLike = ParametersSchema | StandardSchemaLike> {
   /** Stable id, e.g. `file-read`; the tool is called as `file_read` when `name` is not an identifier. */
   id: string;
-  /** A human name (`File Read`) or an identifier CALL can use (`read_file`, `fs.read`). */
-  name: string;
+  /**
+   * A human name (`File Read`) or an identifier CALL can use (`read_file`, `fs.read`); without one,
+   * the tool is called by its id.
+   */
+  name?: string;
   description: string;
   category?: ToolCategory;
   confirm?: ConfirmLevel;
