@@ -140,13 +140,12 @@ type IsOptional<E> = E extends { readonly required: infer R } ? (false extends R
 
 type ListArgs<L extends readonly ToolParameter[]> = string extends L[number]['name']
   ? JsonObject // names the compiler does not know: a list built at run time
-  : Flatten<
-      { [E in L[number] as IsOptional<E> extends true ? never : E['name']]: NuwaTypeValue<E['type']> } & {
-        [E in L[number] as IsOptional<E> extends true ? E['name'] : never]?: NuwaTypeValue<E['type']>;
-      }
-    >;
+  : // One object type (written out, not through an alias, so that messages show `{ n: number }`).
+    { [K in keyof ListProperties<L>]: ListProperties<L>[K] };
 
-type Flatten<T> = { [K in keyof T]: T[K] };
+type ListProperties<L extends readonly ToolParameter[]> = { [E in L[number] as IsOptional<E> extends true ? never : E['name']]: NuwaTypeValue<E['type']> } & {
+  [E in L[number] as IsOptional<E> extends true ? E['name'] : never]?: NuwaTypeValue<E['type']>;
+};
 
 // --- JSON Schema ------------------------------------------------------------------------------
 

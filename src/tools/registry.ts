@@ -92,15 +92,18 @@ export class ToolRegistry {
    * - `register({ ...schema, execute, category, confirm, keywords, timeoutMs })`: the one-object form;
    * - `register(name, handler, schema)`: the Plaited form (the handler returns `{ success, data | error }`);
    * - `register(defineTool({ id, name, description, input, output, execute, meta, ... }))`: the sdkwork form.
-   * Registering a taken name is an error.
+   * Registering a taken name is an error. The function is typed from the schema (inference.ts).
+   *
+   * One signature for the forms that start with an object and one for those that start with a
+   * name, rather than an overload per form: a mistake in a call is then reported against the
+   * argument it is in, compared with what that argument may be, and not once per form besides.
    */
   register<const P extends ToolParameters = ToolParameters, const R extends ToolReturns = ToolReturns>(definition: ToolDefinition<P, R> | DefinedToolMark): RegisteredTool;
   register<const P extends ToolParameters = ToolParameters, const R extends ToolReturns = ToolReturns>(
     name: string,
-    schema: NuwaSchema<P, R>,
-    execute?: TypedToolFunction<P, R, ToolContext>,
+    schemaOrHandler: NuwaSchema<P, R> | PlaitedHandler<ToolArgs<P>>,
+    executeOrSchema?: TypedToolFunction<P, R, ToolContext> | PlaitedSchema<P>,
   ): RegisteredTool;
-  register<const P extends ToolParameters = ToolParameters>(name: string, handler: PlaitedHandler<ToolArgs<P>>, schema: PlaitedSchema<P>): RegisteredTool;
   register(nameOrDefinition: string | ToolDefinition | DefinedToolMark, second?: NuwaSchema | PlaitedHandler, third?: ToolFunction | PlaitedSchema): RegisteredTool {
     return this.add(toSpec(nameOrDefinition, second, third));
   }

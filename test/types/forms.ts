@@ -74,6 +74,22 @@ registry.register({ name: 'broken', description: 'x', execute: 42 });
 registry.register({ name: 'risky', description: 'x', confirm: 'maybe', execute: () => null });
 // @ts-expect-error: the Nuwa form needs a schema object, not a name alone
 registry.register('lonely');
+// @ts-expect-error: the Nuwa form's schema needs a description
+registry.register('undescribed', { parameters: [{ name: 'n', type: 'number' }] }, ({ n }) => n);
+// @ts-expect-error: returns says string
+registry.register('wrong_result', { description: 'x', parameters: [{ name: 'n', type: 'number' }], returns: 'string' }, ({ n }) => n * 2);
+registry.register(
+  'plaited_bad',
+  // @ts-expect-error: a Plaited handler answers with an envelope
+  async () => ({ ok: true }),
+  { description: 'x' },
+);
+registry.register(
+  'plaited_undescribed',
+  async ({ n }) => ({ success: true, data: n + 1 }),
+  // @ts-expect-error: Plaited's schema needs a description too
+  { parameters: [{ name: 'n', type: 'number' }] },
+);
 registry.register('typed', { description: 'x', parameters: [{ name: 'n', type: 'number' }] }, ({ n }) =>
   // @ts-expect-error: `n` is a number
   n.toUpperCase(),
