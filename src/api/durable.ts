@@ -22,6 +22,8 @@ export interface DurableRunSettings {
   journal: CallJournal;
   /** Time spent running before this process took the run up (timeoutMs counts across pauses). */
   elapsedMs: number;
+  /** Overrides the interpreter's `onApproval: 'pause'` (an integration whose runs always wait). */
+  pauseForApproval?: boolean;
 }
 
 /** How a run of a script ended (Interpreter.runScript). */

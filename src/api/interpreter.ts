@@ -79,7 +79,7 @@ export class Interpreter {
       sandbox: this.sandbox,
       fileName,
       signal: options.signal,
-      ...(durable && { runId: durable.runId, journal: durable.journal, elapsedMs: durable.elapsedMs, pauseForApproval: this.options.onApproval === 'pause' }),
+      ...(durable && { runId: durable.runId, journal: durable.journal, elapsedMs: durable.elapsedMs, pauseForApproval: durable.pauseForApproval ?? this.options.onApproval === 'pause' }),
     });
     durable?.journal.countPrintedBy?.(() => run.output.length);
     // Without the run's clock: the variables are read after the run stopped too (for the error report).
@@ -154,11 +154,13 @@ export class Interpreter {
   /**
    * Runs a script with a journal of an integration's own (tools/journal.ts): how a durable engine
    * records and replays a run's calls its own way (nuwa-script/dbos makes each call a DBOS step).
-   * Hosts use start, resume and recover; this is for integrations.
+   * Hosts use start, resume and recover; this is for integrations. `onApproval` overrides the
+   * interpreter's own for this run (`'pause'`: a call that needs approval and that no approve hook
+   * decides waits for a decision, as a durable engine's runs do).
    */
-  async runWithJournal(source: string, journal: CallJournal, options: RunOptions & { runId: string; elapsedMs?: number }): Promise<JournaledOutcome> {
-    const { runId, elapsedMs = 0, ...runOptions } = options;
-    const ended = await this.runScript(source, runOptions, { runId, journal, elapsedMs });
+  async runWithJournal(source: string, journal: CallJournal, options: RunOptions & { runId: string; elapsedMs?: number; onApproval?: 'deny' | 'pause' }): Promise<JournaledOutcome> {
+    const { runId, elapsedMs = 0, onApproval, ...runOptions } = options;
+    const ended = await this.runScript(source, runOptions, { runId, journal, elapsedMs, ...(onApproval !== undefined && { pauseForApproval: onApproval === 'pause' }) });
     if (ended.ok) return { status: 'completed', result: ended.result };
     if (ended.paused) return { status: 'paused', pending: [...journal.pending], stats: ended.stats, state: ended.state };
     return { status: 'failed', error: ended.error, stats: ended.stats };
