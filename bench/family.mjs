@@ -69,6 +69,15 @@ function contestants() {
         async () => { const out = []; await interpreterWith('async', out).run(count); return out; },
       ];
     }
+    case 'comprehension_100k': {
+      // The same list made by a comprehension, and by the FOR loop with APPEND it replaces.
+      const comprehension = 'LET xs = CALL range { n: 100000 }\nLET out = [x * 2 FOR x IN xs]\nPRINT(LEN(out))\nPRINT(out[99999])\n';
+      const loop = 'LET xs = CALL range { n: 100000 }\nLET out = []\nFOR x IN xs DO\n  LET out = APPEND(out, x * 2)\nEND\nPRINT(LEN(out))\nPRINT(out[99999])\n';
+      return [
+        async () => { const out = []; await interpreterWith('async', out).run(comprehension); return out; },
+        async () => { const out = []; await interpreterWith('async', out).run(loop); return out; },
+      ];
+    }
     default:
       throw new Error(`unknown family ${family}`);
   }

@@ -11,7 +11,7 @@
 import type { ISerializedGast } from 'chevrotain';
 import { allTokens, Identifier } from '../../src/syntax/tokens.js';
 import { tokensAsWritten } from '../../src/syntax/lexer.js';
-import { languageGrammar, languageMembers, membersOf } from './language.js';
+import { languageGrammar, languageMembers, membersOf, RETYPED_KEYWORDS } from './language.js';
 
 interface EbnfRule {
   name: string;
@@ -50,9 +50,12 @@ export function parseEbnf(text: string): EbnfRule[] {
 /**
  * The token a category consumed by the parser stands for in the EBNF: its one language member
  * (DoWord → DO), or the category itself when it has several (BinaryOperator, the EBNF's
- * binaryOperator). Any other token stands for itself.
+ * binaryOperator); a retyped keyword stands for its word (ComprehensionFor → FOR). Any other
+ * token stands for itself.
  */
 function standsFor(token: string): string {
+  const retyped = RETYPED_KEYWORDS[token];
+  if (retyped !== undefined) return retyped;
   const members = languageMembers(token);
   return members.length === 1 ? members[0]! : token;
 }

@@ -33,6 +33,8 @@ export const PARSER_ONLY_PRODUCTIONS: ReadonlyArray<{ rule: string; startsWith: 
   { rule: 'forStatement', startsWith: ['Comma'], accepts: '`FOR k, v IN obj`' },
   { rule: 'operand', startsWith: ['argumentList'], accepts: '`x.f(...)`, a method call' },
   { rule: 'callExpression', startsWith: ['LParen'], accepts: '`CALL t(a: 1)`, arguments in parentheses' },
+  { rule: 'comprehensionClause', startsWith: ['ComprehensionFor', 'ComprehensionIf'], accepts: 'a second FOR or IF in one list comprehension, as Python nests them' },
+  { rule: 'listLiteral', startsWith: ['ComprehensionIf'], accepts: 'an IF (and ELSE) before a comprehension\'s FOR, as Python writes `[a if c else b for x in xs]`' },
   { rule: 'block', startsWith: ['PrebuiltBlock'], accepts: 'statements the staged parser has already parsed' },
   { rule: 'primary', startsWith: ['PrebuiltExpression'], accepts: 'an expression the staged parser has already parsed' },
 ];
@@ -50,6 +52,15 @@ export const PARSER_ONLY_MEMBERS: Readonly<Record<string, readonly string[]>> = 
   // `IF x IN xs`, `IF a = 1`, `x = 1` without LET, `===`, `<>`, `+=`, `&&`, `||`
   BinaryOperator: ['IN', 'Assign', 'ReportedAssign', 'StrictEquality', 'LessGreater', 'CompoundAssign', 'AmpAmp', 'BarBar'],
   PrefixOperator: ['Bang'], // `!x`
+};
+
+/**
+ * Tokens no text lexes to, which a pass gives to a keyword where it plays another part: the word
+ * they are written as (src/syntax/comprehensions.ts: the FOR and IF of a list comprehension).
+ */
+export const RETYPED_KEYWORDS: Readonly<Record<string, string>> = {
+  ComprehensionFor: 'FOR',
+  ComprehensionIf: 'IF',
 };
 
 type Node = ISerializedGast & { name?: string; definition?: Node[]; separator?: Node };

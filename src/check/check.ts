@@ -27,6 +27,8 @@ export interface PlannedCall {
   line: number;
   column: number;
   maxCount: number | null;
+  /** Present on a call inside a list comprehension's element: its runs may overlap (DURABLE.md §4). */
+  concurrent?: true;
 }
 
 /** A tool whose level needs approval, with its calls' maxCounts summed (null: any number). */
@@ -62,7 +64,11 @@ export function plan(script: string | Program, tools: ToolCatalog, options: Plan
   if ('problems' in parsed) return { ok: false, problems: parsed.problems, calls: [], needsApproval: [], scriptHash: '' };
   const { problems, calls: reached } = analyseSafely(parsed.program, tools, options);
   const calls: PlannedCall[] = reached
-    .map(({ node, tool, maxCount, confirm }) => ({ tool: tool.name, confirm, category: tool.category, line: node.line, column: node.column, maxCount }))
+    .map(({ node, tool, maxCount, concurrent, confirm }): PlannedCall => {
+      const call: PlannedCall = { tool: tool.name, confirm, category: tool.category, line: node.line, column: node.column, maxCount };
+      if (concurrent) call.concurrent = true;
+      return call;
+    })
     .sort((a, b) => a.line - b.line || a.column - b.column);
 
   const levels = new Set(options.needsApproval ?? DEFAULT_APPROVAL_LEVELS);

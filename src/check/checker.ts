@@ -35,6 +35,8 @@ export interface ReachableCall {
   maxCount: number | null;
   /** The call's risk level: the tool's, or what its confirmFor answers when every argument is a literal. */
   confirm: ConfirmLevel;
+  /** Inside a list comprehension's element (or its IF): its runs may overlap (DURABLE.md §4). */
+  concurrent: boolean;
 }
 
 export interface Analysis {
@@ -73,6 +75,8 @@ interface LoopFrame {
 interface Departed {
   loopLine: number;
   loopVariable: boolean;
+  /** Bound by a list comprehension (at loopLine), not a FOR. */
+  comprehension?: boolean;
 }
 
 const ALWAYS_BOUND: Binding = { bound: 'yes', shape: ANY };
@@ -85,6 +89,8 @@ class Checker {
   private readonly departed = new Map<string, Departed>();
   /** How many times the code being checked can run: 0 never, null unknown. */
   private times: number | null = 1;
+  /** How many comprehension elements enclose the code being checked (its CALLs may run concurrently). */
+  private elements = 0;
   /**
    * Code that can never run whatever happens (a branch of a constant condition, a loop over an empty
    * list): what would fail there is only a warning, since the script can still succeed. Code after
@@ -291,6 +297,8 @@ class Checker {
         return this.read(node);
       case 'List':
         return this.list(node);
+      case 'Comprehension':
+        return this.comprehension(node);
       case 'Object':
         return this.object(node);
       case 'Unary': {
@@ -410,7 +418,9 @@ class Checker {
     let hint = nameHint(name);
     if (!hint && BUILTINS.has(name)) hint = `${name} is a function: call it as ${BUILTINS.get(name)!.usage}`;
     if (!hint && this.letTarget === name) hint = `LET ${name} = ... reads ${name} before it has a value: set it first, e.g. LET ${name} = 0`;
-    if (!hint && departed !== undefined) {
+    if (!hint && departed?.comprehension) {
+      hint = `\`${name}\` is the variable of the list comprehension at line ${departed.loopLine}: it exists only inside its brackets`;
+    } else if (!hint && departed !== undefined) {
       hint = departed.loopVariable
         ? `\`${name}\` is the loop variable of the FOR at line ${departed.loopLine}: it exists only inside that loop`
         : `\`${name}\` is first set inside the FOR body at line ${departed.loopLine}, and such variables disappear at the end of each iteration: set it before the loop to keep its value`;
@@ -430,6 +440,66 @@ class Checker {
     if (shapes.every((s) => s.value !== undefined)) return constant(NuwaList.from(shapes.map((s) => s.value!)));
     const items = shapes.reduce<Shape | undefined>((acc, s) => (acc === undefined ? s : join(acc, s)), undefined);
     return items === undefined || items === ANY ? { types: LIST, maxItems: shapes.length } : { types: LIST, maxItems: shapes.length, items };
+  }
+
+  /**
+   * `[element FOR x IN list IF condition]`: the list once, then the condition and the element as a
+   * FOR body, as many times as the list has items, with `x` bound in a layer of their own.
+   */
+  private comprehension(node: A.ComprehensionExpression): Shape {
+    const iterable = this.expression(node.iterable);
+    let fails = false;
+    if (never(iterable, LIST)) {
+      const hint = only(iterable, OBJECT) ? `: to go over an object's keys, write [... FOR key IN KEYS(obj)]` : '';
+      this.error('InvalidIterableError', `a list comprehension needs a list to go over (FOR ${node.variable} IN list), but ${always('this', iterable)}${hint}`, node.iterable);
+      fails = true;
+    }
+    const entry = this.state;
+    this.state = entry.child();
+    this.state.set(node.variable, { bound: 'yes', shape: elementShape(iterable) });
+    const { times, dead } = this;
+    const failedBefore = this.failed;
+    const bound = fails ? 0 : listBound(iterable);
+    this.times = times === 0 || bound === 0 ? 0 : times === null || bound === undefined ? null : safeProduct(times, bound);
+    this.dead = dead || (!fails && bound === 0);
+    // A read of the variable is this comprehension's, whatever a FOR body around it set.
+    this.frames.push({ variable: node.variable, locals: new Set([node.variable]), unread: new Map() });
+    this.elements++;
+
+    let kept = true;
+    if (node.condition !== null) {
+      const condition = this.expression(node.condition);
+      if (never(condition, BOOLEAN)) {
+        this.error(
+          'InvalidConditionError',
+          `the IF condition of a list comprehension must be true or false, but ${always('this one', condition)}: compare explicitly, e.g. [x FOR x IN xs IF x != null]`,
+          node.condition,
+        );
+      }
+      kept = condition.value !== false;
+      if (!kept) {
+        this.times = 0;
+        this.dead = true;
+      }
+    }
+    const element = this.expression(node.element);
+
+    this.elements--;
+    this.frames.pop();
+    this.times = times;
+    this.dead = dead;
+    this.state = entry;
+    if (entry.get(node.variable) === undefined) {
+      this.departed.set(node.variable, { loopLine: node.line, loopVariable: true, comprehension: true });
+    }
+    // What fails inside fails the statement only when an element certainly runs.
+    const runsAtLeastOnce = iterable.value instanceof NuwaList && iterable.value.length > 0;
+    if (!fails && !runsAtLeastOnce) this.failed = failedBefore;
+    const maxItems = fails ? 0 : kept ? bound : 0;
+    const out: { -readonly [K in keyof Shape]: Shape[K] } = { types: LIST };
+    if (maxItems !== undefined) out.maxItems = maxItems;
+    if (kept && element !== ANY) out.items = element;
+    return out;
   }
 
   private object(node: A.ObjectExpression): Shape {
@@ -461,7 +531,7 @@ class Checker {
       this.error('ToolArgumentError', invalidArgumentsMessage(tool.name, problems), node);
       return ANY; // the tool never runs: nothing to plan
     }
-    if (this.times !== 0) this.calls.push({ node, tool, maxCount: this.times, confirm: plannedConfirm(tool, args) });
+    if (this.times !== 0) this.calls.push({ node, tool, maxCount: this.times, confirm: plannedConfirm(tool, args), concurrent: this.elements > 0 });
     return fromSchema(tool.returnsSchema, `the declared result of \`${tool.name}\``);
   }
 

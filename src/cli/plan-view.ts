@@ -25,10 +25,13 @@ export function formatProblems(problems: readonly Problem[], source: string, fil
 
 const bound = (maxCount: number | null) => (maxCount === null ? 'unbounded' : `≤ ${maxCount}`);
 
-/** The plan as a table: where each CALL is, its tool, risk level, category and bound. */
+/**
+ * The plan as a table: where each CALL is, its tool, risk level, category and bound; a call inside a
+ * list comprehension is marked concurrent (its runs may overlap, DURABLE.md §4).
+ */
 export function formatPlan(plan: Plan): string {
   if (plan.calls.length === 0) return 'Plan: no tool calls.\n';
-  const rows = plan.calls.map((c) => [`${c.line}:${c.column}`, c.tool, c.confirm, c.category, bound(c.maxCount)]);
+  const rows = plan.calls.map((c) => [`${c.line}:${c.column}`, c.tool, c.confirm, c.category, `${bound(c.maxCount)}${c.concurrent ? ', concurrent' : ''}`]);
   const header = ['at', 'tool', 'risk', 'category', 'runs'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `  ${cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')}`;

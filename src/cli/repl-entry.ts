@@ -38,7 +38,7 @@ export function entryStatus(text: string): EntryStatus {
   const anythingOpen = openString || open.blocks > 0 || open.brackets > 0;
   // Lexed as if the open string were closed, so that it is one ordinary string token (a string
   // that is wrong anyway, like one cut after a backslash, stays wrong and is reported).
-  const lexed = tokenize(openString ? `${text}"` : text);
+  const lexed = tokenize(openString ? `${text}"` : text, { unfinished: true });
   if (lexed.problems.length > 0) return { complete: true };
   if (lexed.tokens.length > MAX_CHECKED_TOKENS) return anythingOpen ? unfinished : { complete: true };
   if (!canContinue(lexed.tokens)) return { complete: true };

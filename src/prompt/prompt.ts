@@ -26,18 +26,20 @@ const RULES = `## Rules
 - Strings use double quotes only: "text". Comments start with //. Statements need no separator.
 - LET name = value creates a variable, or updates it if it already exists (also one from outside the loop you are in).
 - Call a tool with named arguments in braces: LET result = CALL tool_name { arg: value }; with no arguments: CALL tool_name {}. Never CALL tool_name(...). A CALL is a value: use it in LET, IF or FORMAT.
-- + - * / % work on numbers only. Build text with FORMAT("{name} costs {price}", { name: item, price: p }), never with +.
+- + - * / % work on numbers only. Build text with FORMAT("{name} costs {price}", { name: item, price: p }), never with +. FORMAT reads members too: FORMAT("{e.subject} from {e.from}", { e: email }).
 - IF condition THEN ... ELSE ... END. There is no ELSEIF: put the next IF inside ELSE, and close every IF with its own END.
 - A condition must be true or false, no truthiness: IF LEN(items) > 0 THEN, not IF items THEN. == never converts types: 1 == "1" is false.
 - FOR item IN list DO ... END loops over a list. For an object, loop over its keys: FOR key IN KEYS(obj) DO ... obj[key] ... END.
 - A variable first set inside a loop body is gone after each iteration: set totals and result lists before the loop.
 - Lists and objects: [1, 2] and { key: "value" }; read them with list[0], obj.key or obj["some key"]. A missing key or index is an error: check with CONTAINS(obj, "key") or LEN(list) first.
 - APPEND(list, value) returns a new list and leaves the old one unchanged: LET items = APPEND(items, value).
+- [expression FOR x IN list IF condition] makes a list in one expression (IF is optional): LET names = [p.name FOR p IN products IF p.price > 100], LET prices = [CALL get_price { symbol: s } FOR s IN symbols]. x exists only inside the brackets; one FOR, at most one IF (join conditions with AND).
+- SUM(list) adds numbers: SUM([o.total FOR o IN orders]). GET(obj, key, default) reads a key held in a variable; SET(obj, key, value) returns a new object. Count by key: LET counts = SET(counts, k, GET(counts, k, 0) + 1).
 - CALC { formula: "price * (1 + rate)", vars: { price: p, rate: 0.2 } } evaluates an arithmetic formula.
 - PRINT(value) shows one line to the user; print what the user asked for.`;
 
 // Illustrations of the rules above (FORMAT, nested IF with its own END, KEYS over an object,
-// accumulating before a loop). The prompt test runs them against tools with these names.
+// accumulating before a loop, a comprehension and SUM). The prompt test runs them against tools with these names.
 const DEFAULT_EXAMPLES = [
   `LET weather = CALL get_weather { city: "Paris" }
 IF weather.temperature > 25 THEN
@@ -58,7 +60,9 @@ FOR symbol IN KEYS(prices) DO
     LET expensive = APPEND(expensive, symbol)
   END
 END
-PRINT(FORMAT("{n} above 300, average {avg}", { n: LEN(expensive), avg: ROUND(total / LEN(KEYS(prices)), 2) }))`,
+PRINT(FORMAT("{n} above 300, average {avg}", { n: LEN(expensive), avg: ROUND(total / LEN(KEYS(prices)), 2) }))
+LET cheap = [s FOR s IN KEYS(prices) IF prices[s] < 200]
+PRINT(FORMAT("{c} cheap, together {t}", { c: cheap, t: SUM([prices[s] FOR s IN cheap]) }))`,
 ];
 
 /** A compact system prompt for the registry's tools (under 10 KB for ten tools). */

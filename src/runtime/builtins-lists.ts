@@ -1,5 +1,6 @@
 // The built-ins that build lists from lists (LANGUAGE.md §5): SLICE (of a list or a string), SORT,
-// REVERSE and RANGE. Their results are new lists; the arguments are never changed.
+// REVERSE and RANGE, and SUM, which adds one up (§8). Their results are new values; the arguments
+// are never changed.
 import { NuwaError, type Position } from '../errors.js';
 import { describe, formatKeys, NuwaList, NuwaObject, type Value } from '../values/values.js';
 import { Args, chargeChars, define, type Builtin, type BuiltinHost } from './builtin-support.js';
@@ -119,6 +120,27 @@ function range([a, b]: Value[], host: BuiltinHost, at: Position): NuwaList {
   return NuwaList.from(items, host.valueLimits, at);
 }
 
+const SUM_USAGE = 'SUM(list)';
+
+/** Added left to right, as a FOR loop adding each item to a total would. */
+function sum([x]: Value[], host: BuiltinHost, at: Position): number {
+  const args = new Args('SUM', SUM_USAGE, at);
+  if (typeof x === 'number') throw args.fail(`SUM adds the numbers of one list, got ${describe(x)}: write SUM([a, b, ...]), or a + b`);
+  const list = args.list(x!, 'a list of numbers');
+  let total = 0;
+  for (let i = 0; i < list.length; i++) {
+    const item = list.at(i);
+    if (typeof item !== 'number') {
+      const hint = typeof item === 'string' ? ': convert text with NUMBER(...), e.g. SUM([NUMBER(s) FOR s IN texts])' : item instanceof NuwaObject ? ': to add a field of objects, write SUM([o.price FOR o IN items])' : '';
+      throw args.fail(`SUM adds numbers, but item ${i} is ${describe(item)}${hint}`);
+    }
+    total += item;
+  }
+  host.valueLimits.charge?.(list.length);
+  if (!Number.isFinite(total)) throw new NuwaError('TypeError', 'the sum is too large to be a number (overflow)', at);
+  return total;
+}
+
 export const LIST_BUILTINS: Builtin[] = [
   define('SLICE', 2, 3, SLICE_USAGE, 'the part of a list or string from start up to (not including) end; negative indexes count from the end', slice),
   define('SORT', 1, 2, SORT_USAGE, "a new list sorted ascending (numbers, or strings by code units); with key, objects sorted by that field; stable", sort),
@@ -128,4 +150,5 @@ export const LIST_BUILTINS: Builtin[] = [
     return NuwaList.from(list.toArray().reverse(), host.valueLimits, at);
   }),
   define('RANGE', 1, 2, RANGE_USAGE, 'the list of whole numbers 0 .. n-1, or start .. end-1', range),
+  define('SUM', 1, 1, SUM_USAGE, 'the sum of a list of numbers (0 for an empty list)', sum),
 ];

@@ -3,26 +3,42 @@
 // length is known in advance, so doubling a string forty times ends in LimitExceededError instead
 // of exhausting the heap.
 import type { Position } from '../errors.js';
-import { checkStringLength, describe, NuwaList, NuwaObject, objectKeys, toDisplayString } from '../values/values.js';
+import { checkStringLength, describe, NuwaList, NuwaObject, objectKeys, toDisplayString, type Value } from '../values/values.js';
 import { Args, argumentError, chargeChars, define, type Builtin, type BuiltinHost } from './builtin-support.js';
 
-const FORMAT_PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+// `{name}`, or a path of members `{name.field.sub}` (LANGUAGE.md §8).
+const FORMAT_PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}/g;
 const FORMAT_USAGE = 'FORMAT(template, { key: value })';
+
+/** The value a placeholder's path names: `values.name`, then each `.field` of it in turn. */
+function placeholderValue(path: string, values: NuwaObject, at: Position): Value {
+  const names = path.split('.');
+  let value = values.get(names[0]!);
+  if (value === undefined) {
+    throw argumentError(FORMAT_USAGE, `FORMAT has no value for {${path}}: the values object ${values.size ? `has keys ${objectKeys(values)}` : 'is empty'}`, at);
+  }
+  for (let i = 1; i < names.length; i++) {
+    const read = names.slice(0, i).join('.');
+    if (!(value instanceof NuwaObject)) {
+      throw argumentError(FORMAT_USAGE, `FORMAT cannot read {${path}}: ${read} is ${describe(value!)}, not an object with a key "${names[i]}"`, at);
+    }
+    const next: Value | undefined = value.get(names[i]!);
+    if (next === undefined) {
+      throw argumentError(FORMAT_USAGE, `FORMAT has no value for {${path}}: ${read} ${value.size ? `has keys ${objectKeys(value)}` : 'is an empty object'}`, at);
+    }
+    value = next;
+  }
+  return value;
+}
 
 function format(template: string, values: NuwaObject, host: BuiltinHost, at: Position): string {
   const limits = host.valueLimits;
   let length = template.length;
-  const text = template.replace(FORMAT_PLACEHOLDER, (match: string, key: string | undefined) => {
+  const text = template.replace(FORMAT_PLACEHOLDER, (match: string, path: string | undefined) => {
     let replacement: string;
     if (match === '{{') replacement = '{';
     else if (match === '}}') replacement = '}';
-    else {
-      const value = values.get(key!);
-      if (value === undefined) {
-        throw argumentError(FORMAT_USAGE, `FORMAT has no value for {${key}}: the values object ${values.size ? `has keys ${objectKeys(values)}` : 'is empty'}`, at);
-      }
-      replacement = toDisplayString(value, limits);
-    }
+    else replacement = toDisplayString(placeholderValue(path!, values, at), limits);
     length += replacement.length - match.length;
     checkStringLength(length, limits, 'the text FORMAT builds', at);
     return replacement;
@@ -50,7 +66,7 @@ function occurrences(text: string, find: string): number {
 }
 
 export const TEXT_BUILTINS: Builtin[] = [
-  define('FORMAT', 1, 2, FORMAT_USAGE, 'the template with each {key} replaced by the string form of values.key; {{ and }} are literal braces', ([template, values], host, at) => {
+  define('FORMAT', 1, 2, FORMAT_USAGE, 'the template with each {key} (or {key.field}) replaced by the string form of values.key (values.key.field); {{ and }} are literal braces', ([template, values], host, at) => {
     if (typeof template !== 'string') throw argumentError(FORMAT_USAGE, `FORMAT expects a template string first, got ${describe(template!)}`, at);
     const args = new Args('FORMAT', FORMAT_USAGE, at);
     return format(template, values === undefined ? new NuwaObject() : args.object(values, 'an object of values second'), host, at);

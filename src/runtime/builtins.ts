@@ -1,4 +1,4 @@
-// The built-in functions of LANGUAGE.md §5, in the order of its table. Each declares its arity,
+// The built-in functions of LANGUAGE.md §5, in the order of its table, then those of §8. Each declares its arity,
 // usage and a one-line summary once (the prompt builder and error messages read them from
 // BUILTINS); argument problems raise FunctionArgumentError with the usage line.
 import { NuwaError, type Position } from '../errors.js';
@@ -7,6 +7,7 @@ import { describe, equals, NuwaList, NuwaObject, toDisplayString, typeName, type
 import { Args, argumentError, define, type Builtin } from './builtin-support.js';
 import { LIST_BUILTINS } from './builtins-lists.js';
 import { TEXT_BUILTINS } from './builtins-text.js';
+import { OBJECT_BUILTINS } from './builtins-objects.js';
 import { BUILTIN_NAMES } from '../syntax/functions.js';
 
 export type { Builtin, BuiltinHost } from './builtin-support.js';
@@ -116,9 +117,9 @@ function named(list: Builtin[], name: string): Builtin {
   return found;
 }
 
-// In the order of LANGUAGE.md §5 (syntax/functions.ts), which error messages and prompts list them in;
+// In the order of LANGUAGE.md §5 and §8 (syntax/functions.ts), which error messages and prompts list them in;
 // a name the syntax layer knows and no implementation here stops the module from loading.
-const ALL = [...CORE_BUILTINS, ...TEXT_BUILTINS, ...LIST_BUILTINS];
+const ALL = [...CORE_BUILTINS, ...TEXT_BUILTINS, ...LIST_BUILTINS, ...OBJECT_BUILTINS];
 const BUILTIN_LIST: Builtin[] = BUILTIN_NAMES.map((name) => named(ALL, name));
 if (BUILTIN_LIST.length !== ALL.length) throw new Error('internal: a built-in is implemented but not named in syntax/functions.ts');
 

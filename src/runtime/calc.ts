@@ -117,6 +117,7 @@ function checkFormulaNode(node: A.Expression, names: CompiledFormula['names']): 
     case 'Calc':
       return refuse('CALC');
     case 'List':
+    case 'Comprehension':
       return refuse('a list');
     case 'Object':
       return refuse('an object');

@@ -54,7 +54,8 @@ export function compileSpine(top: SpineNode, compile: (node: A.Expression) => Co
   }
   links.reverse(); // innermost (first applied) first
   const start = compile(base);
-  if (!top.hasCall) {
+  // Synchronous when every part is (no CALL, no comprehension in the chain).
+  if (start.sync !== null && links.every((link) => link.operand === null || link.operand.sync !== null)) {
     const first = start.sync!;
     return {
       sync: (rt, scope) => {

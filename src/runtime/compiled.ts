@@ -14,7 +14,7 @@ export type SyncEval = (rt: Run, scope: Scope) => Value;
  * A Value is never a Promise, so `instanceof Promise` tells the two apart.
  */
 export type AsyncEval = (rt: Run, scope: Scope) => Value | Promise<Value>;
-/** A compiled expression: exactly one of the two is set, chosen by the node's `hasCall`. */
+/** A compiled expression: exactly one of the two is set, chosen by whether the node may wait (waiting.ts: a CALL or a list comprehension inside). */
 export interface Compiled {
   sync: SyncEval | null;
   async: AsyncEval | null;

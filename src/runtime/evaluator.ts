@@ -3,7 +3,8 @@
 // Each node is turned into a JS closure once ("closure compilation"); running a script then calls
 // closures instead of switching on node types. Whether a node can reach a CALL was decided by the
 // parser (`hasCall`): nodes without one get a synchronous closure, and only the path from the root
-// to a CALL is async. So `LET x = a * 2 + 1` costs no promise at all, and a loop whose body calls
+// to a CALL is async (so is the path to a list comprehension, a loop that must give the event loop
+// a turn when its time slice is spent: waiting.ts). So `LET x = a * 2 + 1` costs no promise at all, and a loop whose body calls
 // a tool awaits once per call, not once per node (DESIGN.md, "Performance shape"). Statements run
 // synchronously until they must wait (see Exec): a long CALL-free run waits only for the turns it
 // gives the event loop once per time slice (Run.yieldDue), at a loop iteration or between statements.
@@ -16,6 +17,8 @@ import { evaluateCalc } from './calc.js';
 import { compileBinary } from './binary.js';
 import { compileSpine, isLongSpine, type SpineNode } from './chains.js';
 import { compileToolCall, type CallWith } from './calls.js';
+import { compileComprehension } from './comprehension.js';
+import { markWaiting, mayWait } from './waiting.js';
 import { BINARY_OPERATIONS, decidedByLeft, indexInto, logicalOperand, member, UNARY_OPERATIONS } from './operators.js';
 import type { Run } from '../tools/run.js';
 import type { ScriptCallSite } from './script-call.js';
@@ -38,6 +41,7 @@ export function compileProgram(program: A.Program): CompiledProgram {
   let compiled = cache.get(program);
   if (!compiled) {
     compiling = program;
+    markWaiting(program);
     try {
       compiled = compileBlock(mapEach(program.body, compileStatement));
     } finally {
@@ -272,9 +276,10 @@ class LoopRun extends Pending implements Continuation {
       if (inner === null) {
         if (next >= items.length) return undefined;
         rt.tick(node);
-        const item = items.at(next++);
-        if (this.loop.calls || this.spare === null) inner = this.spare = new Scope(this.scope, this.loop.variable, item);
-        else inner = this.spare.reset(item);
+        const index = next++;
+        const item = items.at(index);
+        if (this.loop.calls || this.spare === null) inner = this.spare = Scope.ofItem(this.scope, this.loop.variable, item, index);
+        else inner = this.spare.reset(item, index);
         statement = 0;
       }
       while (statement < statements.length) {
@@ -363,7 +368,7 @@ function mapEach<T, R>(items: readonly T[], fn: (item: T) => R): R[] {
 }
 
 export function compileExpression(node: A.Expression): Compiled {
-  return node.hasCall ? { sync: null, async: compileAsync(node) } : { sync: compileSync(node), async: null };
+  return mayWait(node) ? { sync: null, async: compileAsync(node) } : { sync: compileSync(node), async: null };
 }
 
 export function compileSync(node: A.Expression): SyncEval {
@@ -421,7 +426,8 @@ export function compileSync(node: A.Expression): SyncEval {
     case 'FunctionCall':
       return compileFunctionCall(node);
     case 'Call':
-      throw new Error('internal: a CALL node reached the synchronous compiler');
+    case 'Comprehension':
+      throw new Error(`internal: a ${node.type} node reached the synchronous compiler`);
   }
 }
 
@@ -436,6 +442,8 @@ function compileAsync(node: A.Expression): AsyncEval {
         return NuwaList.from(out, rt.valueLimits, node);
       };
     }
+    case 'Comprehension':
+      return compileComprehension(node, compileExpression).async!;
     case 'Object': {
       const keys = node.properties.map((p) => p.key);
       const values = mapEach(node.properties, (p) => compileExpression(p.value));
@@ -446,23 +454,31 @@ function compileAsync(node: A.Expression): AsyncEval {
       };
     }
     case 'Binary': {
+      // Synchronous until an operand must wait (`LEN([...]) > 0` makes no promise).
       const operation = BINARY_OPERATIONS[node.operator];
       const left = compileExpression(node.left);
       const right = compileExpression(node.right);
-      return async (rt, scope) => {
-        const l = left.async ? await left.async(rt, scope) : left.sync!(rt, scope);
-        const r = right.async ? await right.async(rt, scope) : right.sync!(rt, scope);
-        return operation(l, r, node, rt.valueLimits);
+      const withLeft = (l: Value, rt: Run, scope: Scope): Value | Promise<Value> => {
+        const r = evaluatePart(right, rt, scope);
+        return r instanceof Promise ? r.then((settled) => operation(l, settled, node, rt.valueLimits)) : operation(l, r, node, rt.valueLimits);
+      };
+      return (rt, scope) => {
+        const l = evaluatePart(left, rt, scope);
+        return l instanceof Promise ? l.then((settled) => withLeft(settled, rt, scope)) : withLeft(l, rt, scope);
       };
     }
     case 'Logical': {
       const left = compileExpression(node.left);
       const right = compileExpression(node.right);
-      return async (rt, scope) => {
-        const decided = decidedByLeft(left.async ? await left.async(rt, scope) : left.sync!(rt, scope), node);
+      const withLeft = (l: Value, rt: Run, scope: Scope): Value | Promise<Value> => {
+        const decided = decidedByLeft(l, node);
         if (decided !== undefined) return decided;
-        const r = right.async ? await right.async(rt, scope) : right.sync!(rt, scope);
-        return logicalOperand(r, node.operator, 'right', node);
+        const r = evaluatePart(right, rt, scope);
+        return r instanceof Promise ? r.then((settled) => logicalOperand(settled, node.operator, 'right', node)) : logicalOperand(r, node.operator, 'right', node);
+      };
+      return (rt, scope) => {
+        const l = evaluatePart(left, rt, scope);
+        return l instanceof Promise ? l.then((settled) => withLeft(settled, rt, scope)) : withLeft(l, rt, scope);
       };
     }
     case 'Unary': {
@@ -488,11 +504,22 @@ function compileAsync(node: A.Expression): AsyncEval {
       return async (rt, scope) => evaluateCalc(await args(rt, scope), node, rt, compileSync);
     }
     case 'FunctionCall': {
+      // Synchronous until an argument must wait: `SUM([...])`, `PRINT(CALL t {})` with a tool that
+      // answers at once, make no promise.
       const builtin = BUILTINS.get(node.name);
       const args = mapEach(node.arguments, compileExpression);
-      return async (rt, scope) => {
+      const rest = async (rt: Run, scope: Scope, values: Value[], from: number, pending: Promise<Value>): Promise<Value> => {
+        values[from] = await pending;
+        for (let i = from + 1; i < args.length; i++) values[i] = await evaluatePart(args[i]!, rt, scope);
+        return callBuiltin(builtin, values, node, rt);
+      };
+      return (rt, scope) => {
         const values: Value[] = new Array(args.length);
-        for (let i = 0; i < args.length; i++) values[i] = await evaluatePart(args[i]!, rt, scope);
+        for (let i = 0; i < args.length; i++) {
+          const value = evaluatePart(args[i]!, rt, scope);
+          if (value instanceof Promise) return rest(rt, scope, values, i, value);
+          values[i] = value;
+        }
         return callBuiltin(builtin, values, node, rt);
       };
     }

@@ -44,22 +44,24 @@ type Parent = Map<A.Node, A.Node>;
 
 
 /** Every node's parent, and the statements that bind `name` (iteratively: programs nest deep). */
-function survey(program: A.Program, name: string): { parent: Parent; lets: A.LetStatement[]; loops: A.ForStatement[] } {
+function survey(program: A.Program, name: string): { parent: Parent; lets: A.LetStatement[]; loops: A.ForStatement[]; comprehensions: A.ComprehensionExpression[] } {
   const parent: Parent = new Map();
   const lets: A.LetStatement[] = [];
   const loops: A.ForStatement[] = [];
+  const comprehensions: A.ComprehensionExpression[] = [];
   const stack: A.Node[] = [program];
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (node.type === 'Let' && node.name === name) lets.push(node);
     if (node.type === 'For' && node.variable === name) loops.push(node);
+    if (node.type === 'Comprehension' && node.variable === name) comprehensions.push(node);
     for (const child of childrenOf(node)) {
       parent.set(child, node);
       stack.push(child);
     }
   }
   const byPosition = (a: A.Node, b: A.Node) => a.line - b.line || a.column - b.column;
-  return { parent, lets: lets.sort(byPosition), loops };
+  return { parent, lets: lets.sort(byPosition), loops, comprehensions };
 }
 
 function ancestors(node: A.Node, parent: Parent): A.Node[] {
@@ -78,7 +80,7 @@ const isBefore = (a: A.NodeBase, b: A.NodeBase) => a.line < b.line || (a.line ==
 /** Why `read` finds no binding, from where its name is set in the program; undefined if unclear. */
 function whereItIsSet(program: A.Program, read: A.Variable): string | undefined {
   const { name } = read;
-  const { parent, lets, loops } = survey(program, name);
+  const { parent, lets, loops, comprehensions } = survey(program, name);
   if (!parent.has(read)) return undefined; // not a node of this program
   const readAncestors = new Set(ancestors(read, parent));
   const readLoop = nearest(read, parent, 'For');
@@ -97,6 +99,10 @@ function whereItIsSet(program: A.Program, read: A.Variable): string | undefined 
   const here = `\`${name}\` is not defined here`;
   if (loopVariable) {
     return `${here}: it is the loop variable of the FOR on line ${loopVariable.line} and exists only inside that loop; to keep a value, set another variable before the loop (LET last = null) and update it inside (LET last = ${name})`;
+  }
+  const comprehension = comprehensions.find((c) => !readAncestors.has(c));
+  if (comprehension && lets.length === 0) {
+    return `${here}: it is the variable of the list comprehension on line ${comprehension.line} and exists only inside its brackets`;
   }
 
   for (const set of lets) {

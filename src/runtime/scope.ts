@@ -1,6 +1,11 @@
-// Variable scopes (LANGUAGE.md §3). The top level is one scope; every FOR iteration gets a fresh
-// child scope holding the loop variable; IF bodies share their enclosing scope. LET updates the
-// nearest existing binding, or creates one in the current scope.
+// Variable scopes (LANGUAGE.md §3). The top level is one scope; every FOR iteration and every
+// element of a list comprehension gets a fresh child scope holding the loop variable and the
+// 0-based index of its item; IF bodies share their enclosing scope. LET updates the nearest
+// existing binding, or creates one in the current scope.
+//
+// The item indexes along a scope's chain are where a CALL stands in the run, beyond its place in
+// the text: a call's identity (DURABLE.md §1) is its position and these indexes, outermost first
+// (script-call.ts, callIdOf).
 //
 // A loop body usually binds a handful of names, so a scope keeps them in one small array of name,
 // value, name, value... (one allocation for the first binding of an iteration) and only moves to a
@@ -12,6 +17,21 @@
 // totals of its own variables; a LET that would take the scopes in reach past a limit is refused.
 // The loop variable is not counted: it is an item of the list being looped over.
 import { charsIn, checkTotals, itemsIn, type Value, type ValueLimits } from '../values/values.js';
+
+/**
+ * One element of a list comprehension whose elements run concurrently (comprehension.ts): what a
+ * CALL inside it needs to keep the rules of DURABLE.md §4.
+ */
+export interface ConcurrentElement {
+  /** Aborted when an element before this one failed: its calls stop. */
+  readonly signal: AbortSignal;
+  /**
+   * Resolves once every element before this one has finished, in this comprehension and in every
+   * comprehension around it: a write or an approval waits for it, and so does the element's work
+   * after each of its calls, which keeps that work (NOW(), PRINT) in element order.
+   */
+  turn(): Promise<void>;
+}
 
 const SMALL_SCOPE = 8;
 
@@ -41,27 +61,55 @@ export class Scope {
   private declare map: Map<string, Value> | null;
   /** The totals of this scope's own variables; made when it first binds a list, object or string. */
   private declare weight: Weight | null;
+  /**
+   * In the scope of a FOR iteration or of a comprehension's element: the 0-based index of its item
+   * in the list; -1 in any other scope.
+   */
+  declare itemIndex: number;
+  /** In the scope of an element of a comprehension whose elements run concurrently: that element. */
+  declare element: ConcurrentElement | null;
 
-  constructor(parent: Scope | null, loopName: string | null = null, loopValue: Value = null, limits?: ValueLimits) {
+  constructor(parent: Scope | null, loopName: string | null = null, loopValue: Value = null, limits?: ValueLimits, itemIndex = -1) {
     this.parent = parent;
     this.loopName = loopName;
     this.loopValue = loopValue;
     this.pairs = null;
     this.map = null;
     this.weight = limits === undefined ? null : { items: 0, chars: 0, loopCounted: false, limits };
+    this.itemIndex = itemIndex;
+    this.element = null;
+  }
+
+  /** The element of a concurrent comprehension this scope is in, if any (the nearest one). */
+  nearestElement(): ConcurrentElement | null {
+    for (let scope: Scope | null = this; scope !== null; scope = scope.parent) if (scope.element !== null) return scope.element;
+    return null;
+  }
+
+  /** The scope of one FOR iteration or comprehension element: `name` bound to the item at `index`. */
+  static ofItem(parent: Scope, name: string, item: Value, index: number): Scope {
+    return new Scope(parent, name, item, undefined, index);
   }
 
   /**
-   * This loop scope, emptied and given the next item: what a fresh scope for the next iteration
-   * would be. Only for a body that cannot keep a scope past its iteration (one without CALL, whose
-   * tool contexts would see the variables of their own iteration).
+   * This loop scope, emptied and given the next item (at `index`): what a fresh scope for the next
+   * iteration would be. Only for a body that cannot keep a scope past its iteration (one without
+   * CALL, whose tool contexts would see the variables of their own iteration).
    */
-  reset(loopValue: Value): this {
+  reset(loopValue: Value, index: number): this {
     this.loopValue = loopValue;
+    this.itemIndex = index;
     this.pairs = null;
     this.map = null;
     this.weight = null;
     return this;
+  }
+
+  /** The item indexes of the FOR iterations and comprehension elements this scope is in, outermost first. */
+  itemPath(): number[] {
+    const path: number[] = [];
+    for (let scope: Scope | null = this; scope !== null; scope = scope.parent) if (scope.itemIndex >= 0) path.push(scope.itemIndex);
+    return path.reverse();
   }
 
   /** The value bound to `name` here or in an enclosing scope; undefined when unbound. */

@@ -5,11 +5,11 @@ import { isNuwaError, type Position } from '../errors.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { fromJson, toJson, type Value } from '../values/values.js';
 import { describeThrown } from '../util/foreign.js';
-import type { Pending } from '../util/pending.js';
+import { Pending } from '../util/pending.js';
 import type { CallSite, VariableAccess } from '../tools/call-host.js';
 import { callTool } from '../tools/invoke.js';
 import type { Run } from '../tools/run.js';
-import type { Scope } from './scope.js';
+import type { ConcurrentElement, Scope } from './scope.js';
 
 /**
  * A script's CALL: `andThen` of the tool's checked answer, at once when the tool returned a plain
@@ -23,9 +23,48 @@ export function callFromScript<R>(
   scope: Scope,
   andThen: (value: Value, site: ScriptCallSite) => R,
 ): R | Pending | Promise<unknown> {
-  const site = new ScriptCallSite(at, run, scope);
+  const element = run.concurrentComprehensions > 0 ? scope.nearestElement() : null;
+  const site = new ScriptCallSite(at, run, scope, element?.signal);
   run.markScriptCall(site, name);
+  if (element !== null) return callInElement(run, element, name, args, site, andThen);
   return callTool(run, name, args, site, 'value', andThen as (result: Value | JsonValue, site: CallSite) => R);
+}
+
+/**
+ * A CALL in an element of a comprehension whose elements run concurrently (DURABLE.md §4): it takes
+ * one of the run's call slots while its tool runs. A call that writes or needs approval first waits
+ * for the element's turn (every element before it finished), so such calls never overlap and happen
+ * in element order, one approval at a time. And the element goes on from every call only at its
+ * turn: what it does after a call (NOW(), PRINT, its next call) happens in element order, the same in
+ * every run whatever order the tools answer in — which is what lets a durable run replay it.
+ */
+async function callInElement<R>(run: Run, element: ConcurrentElement, name: string, args: JsonObject, site: ScriptCallSite, andThen: (value: Value, site: ScriptCallSite) => R): Promise<R> {
+  const tool = run.registry.lookup(name);
+  if (tool !== undefined && (tool.confirm === 'write' || tool.confirm === 'destructive' || run.needsApproval.has(tool.confirm))) await element.turn();
+  const waiting = run.slots.take(element.signal);
+  if (waiting !== undefined) await waiting;
+  let value: Value;
+  try {
+    const answer = callTool(run, name, args, site, 'value');
+    value = (answer instanceof Pending ? await answer.asPromise() : await answer) as Value;
+  } finally {
+    run.slots.give();
+  }
+  await element.turn();
+  return andThen(value, site);
+}
+
+/**
+ * The identity of a script's CALL (DURABLE.md §1), derived from where it stands, never from timing:
+ * the `line:column` of its CALL keyword, then, for each FOR iteration and comprehension element it
+ * is in, outermost first, `/` and the 0-based index of that item (`12:9`, `12:9/3`, `12:9/3/0`).
+ * The indexes are those the scopes along `scope`'s chain were made for (Scope.itemIndex).
+ */
+export function callIdOf(at: Position, scope: Scope): string {
+  let id = `${at.line}:${at.column}`;
+  const path = scope.itemPath();
+  for (let i = 0; i < path.length; i++) id += `/${path[i]}`;
+  return id;
 }
 
 /**
@@ -37,6 +76,8 @@ export class ScriptCallSite implements CallSite, VariableAccess {
     private readonly at: Position,
     readonly run: Run,
     readonly scope: Scope,
+    /** The signal of the comprehension element the call is in, when its elements run concurrently. */
+    readonly signal?: AbortSignal,
   ) {}
 
   // Read from the CALL node when asked (one is made per call; most are never asked).
@@ -49,9 +90,9 @@ export class ScriptCallSite implements CallSite, VariableAccess {
   get fileName(): string | undefined {
     return this.run.fileName;
   }
-  /** The CALL's identity (DURABLE.md §1), made when first asked. */
+  /** The call's identity in its run (callIdOf): worked out when asked. */
   get callId(): string {
-    return `${this.at.line}:${this.at.column}`;
+    return callIdOf(this.at, this.scope);
   }
   get vars(): VariableAccess {
     return this;

@@ -47,6 +47,7 @@ export type Expression =
   | Literal
   | Variable
   | ListExpression
+  | ComprehensionExpression
   | ObjectExpression
   | BinaryExpression
   | LogicalExpression
@@ -70,6 +71,19 @@ export interface Variable extends NodeBase {
 export interface ListExpression extends NodeBase {
   type: 'List';
   elements: Expression[];
+}
+
+/**
+ * `[element FOR variable IN iterable]` or `[element FOR variable IN iterable IF condition]`, at its
+ * `[`. Runs `iterable` once, then, for each item in a scope of its own that binds `variable`,
+ * `condition` (when there is one) and `element` (LANGUAGE.md §8).
+ */
+export interface ComprehensionExpression extends NodeBase {
+  type: 'Comprehension';
+  element: Expression;
+  variable: string;
+  iterable: Expression;
+  condition: Expression | null;
 }
 
 export interface Property extends NodeBase {
@@ -164,6 +178,8 @@ export function childrenOf(node: Node): readonly Node[] {
       return [node.object, node.index];
     case 'List':
       return node.elements;
+    case 'Comprehension':
+      return node.condition ? [node.element, node.iterable, node.condition] : [node.element, node.iterable];
     case 'Object':
       return node.properties;
     case 'Property':

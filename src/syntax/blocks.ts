@@ -34,7 +34,7 @@ const describe = (block: OpenBlock): string => `the ${kindOf(block.token)} opene
 
 // `LET END = 1`, `FOR IF IN ...`, `x.END`: a keyword where a name should be is the grammar's to
 // report ("expected a variable name"), not a block to balance.
-const NAME_BEFORE = new Set([T.Let.tokenTypeIdx, T.For.tokenTypeIdx, T.Dot.tokenTypeIdx]);
+const NAME_BEFORE = new Set([T.Let.tokenTypeIdx, T.For.tokenTypeIdx, T.ComprehensionFor.tokenTypeIdx, T.Dot.tokenTypeIdx]);
 const structural = (tokens: IToken[], i: number): number => {
   const type = tokens[i]!.tokenTypeIdx;
   return i > 0 && NAME_BEFORE.has(tokens[i - 1]!.tokenTypeIdx) ? -1 : type;

@@ -12,7 +12,7 @@ import type * as A from './ast.js';
 import { BINARY, buildExpression, OPERAND, PREFIX, type PieceKind } from './precedence.js';
 import * as T from './tokens.js';
 import { errorMessages } from './messages.js';
-import { anyCall, columnOf, emptyObject, falseValue, ifNode, lineOf, nullValue, numberValue, placeholder, placeholderStatement, standIn, stringValue, trueValue } from './nodes.js';
+import { anyCall, type Clause, columnOf, comprehensionNode, emptyObject, falseValue, ifNode, lineOf, nullValue, numberValue, placeholder, placeholderStatement, standIn, stringValue, trueValue } from './nodes.js';
 import { expressionName, methodCallHint } from './hints.js';
 import { unknownFunctionMessage } from './functions.js';
 import type { SyntaxProblem } from '../errors.js';
@@ -39,6 +39,8 @@ export class NuwaParser extends EmbeddedActionsParser {
    * without syntax errors runs and meets them as run-time errors.
    */
   notes: SyntaxProblem[] = [];
+  /** List comprehensions built since the parse began (the evaluator skips looking for them when none). */
+  comprehensions = 0;
   private readonly reportProblem = (problem: SyntaxProblem, token: IToken) => void this.extraProblems.push({ problem, token });
   private report(token: IToken, message: string): void {
     if (token.isInsertedInRecovery || token.startLine === undefined || Number.isNaN(token.startLine)) return;
@@ -421,21 +423,99 @@ export class NuwaParser extends EmbeddedActionsParser {
     this.CONSUME(T.Comma);
     this.items.push(this.SUBRULE2(this.expression));
   };
-  private readonly elements = (): void => {
-    this.items.push(this.SUBRULE(this.expression));
-    this.MANY(this.nextElement);
-    this.OPTION2(this.trailingComma);
+  /** `ELSE value` in a comprehension; yields the value's first token, where the mistake is reported. */
+  private readonly misplacedElse = (): IToken => {
+    this.CONSUME(T.Else);
+    const value = this.LA(1);
+    this.SUBRULE3(this.expression);
+    return value;
   };
 
-  listLiteral = this.RULE('listLiteral', (): A.ListExpression => {
+  /** After a list's first element: a comprehension's clause, or the other elements. */
+  private readonly listRestAlternatives: Array<IOrAlt<Clause | undefined>> = [
+    { ALT: () => this.SUBRULE(this.comprehensionClause) },
+    {
+      // Python's `[x if c for x in xs]` and `[a if c else b for x in xs]`: an IF before the FOR (reported).
+      ALT: () => {
+        this.CONSUME(T.ComprehensionIf);
+        // Reported at the condition or the value after ELSE, not at IF or ELSE, whose spelling may be reported already.
+        const condition = this.LA(1);
+        this.SUBRULE4(this.expression);
+        const otherwise = this.OPTION3(this.misplacedElse);
+        const clause = this.SUBRULE2(this.comprehensionClause);
+        if (!this.RECORDING_PHASE) {
+          if (otherwise !== undefined) {
+            this.report(otherwise, 'there is no IF ... ELSE inside an expression: build the list with a FOR loop (IF ... ELSE ... END inside, and APPEND), or keep some items with [x FOR x IN list IF condition]');
+          } else {
+            this.report(condition, 'the IF of a list comprehension comes after its list: [expression FOR x IN list IF condition]');
+          }
+        }
+        return clause;
+      },
+    },
+    {
+      ALT: () => {
+        this.MANY(this.nextElement);
+        this.OPTION2(this.trailingComma);
+        return undefined;
+      },
+    },
+  ];
+  private readonly elements = (): Clause | undefined => {
+    this.items.push(this.SUBRULE(this.expression));
+    return this.OR(this.listRestAlternatives);
+  };
+
+  listLiteral = this.RULE('listLiteral', (): A.ListExpression | A.ComprehensionExpression => {
     const bracket = this.CONSUME(T.LBracket);
     const start = this.items.length;
-    this.OPTION(this.elements);
+    const clause = this.OPTION(this.elements);
     this.CONSUME(T.RBracket);
     const elements = this.take(this.items, start);
     if (this.RECORDING_PHASE) return placeholder() as never;
+    if (clause !== undefined) {
+      this.comprehensions++;
+      return comprehensionNode(bracket, elements[0] ?? placeholder(), clause);
+    }
     return { type: 'List', elements, line: lineOf(bracket), column: columnOf(bracket), hasCall: anyCall(elements) };
   }, { recoveryValueFunc: standIn<A.ListExpression>(placeholder) });
+
+  private readonly comprehensionCondition = (): A.Expression => {
+    this.CONSUME(T.ComprehensionIf);
+    return this.SUBRULE2(this.expression);
+  };
+
+  /** A second FOR or IF in one comprehension, as Python nests them (reported). */
+  private readonly extraClauseAlternatives: Array<IOrAlt<void>> = [
+    {
+      ALT: () => {
+        const keyword = this.CONSUME2(T.ComprehensionFor);
+        this.CONSUME2(T.Identifier);
+        this.CONSUME2(T.In);
+        this.SUBRULE3(this.expression);
+        if (!this.RECORDING_PHASE) this.report(keyword, 'a list comprehension has one FOR: nest them, [[expression FOR y IN ys] FOR x IN xs] (a list of lists), or build the list with FOR loops and APPEND');
+      },
+    },
+    {
+      ALT: () => {
+        const keyword = this.CONSUME2(T.ComprehensionIf);
+        this.SUBRULE4(this.expression);
+        if (!this.RECORDING_PHASE) this.report(keyword, 'a list comprehension has one IF: join the conditions with AND');
+      },
+    },
+  ];
+  private readonly extraClause = (): void => this.OR(this.extraClauseAlternatives);
+
+  /** `FOR x IN list` and `IF condition` after a comprehension's element. */
+  comprehensionClause = this.RULE('comprehensionClause', (): Clause => {
+    this.CONSUME(T.ComprehensionFor);
+    const variable = this.CONSUME(T.Identifier);
+    this.CONSUME(T.In);
+    const iterable = this.SUBRULE(this.expression);
+    const condition = this.OPTION(this.comprehensionCondition) ?? null;
+    this.MANY(this.extraClause);
+    return { variable: variable.image, iterable, condition };
+  }, { recoveryValueFunc: (): Clause => ({ variable: '', iterable: placeholder(), condition: null }) });
 
   objectLiteral = this.RULE('objectLiteral', (): A.ObjectExpression => {
     const brace = this.CONSUME(T.LBrace);

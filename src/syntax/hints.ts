@@ -90,6 +90,7 @@ const METHOD_BUILTINS: ReadonlyMap<string, string> = new Map([
   ['slice', 'SLICE'], ['substring', 'SLICE'], ['contains', 'CONTAINS'], ['includes', 'CONTAINS'], ['has', 'CONTAINS'],
   ['format', 'FORMAT'], ['toString', 'STR'], ['str', 'STR'], ['round', 'ROUND'], ['toFixed', 'ROUND'],
   ['startsWith', 'SLICE'], ['endsWith', 'SLICE'], ['startswith', 'SLICE'], ['endswith', 'SLICE'], ['indexOf', 'CONTAINS'], ['find', 'CONTAINS'],
+  ['get', 'GET'], ['getOrDefault', 'GET'], ['set', 'SET'], ['put', 'SET'], ['sum', 'SUM'],
 ]);
 
 /** The built-in that replaces method `name`, if any. */
@@ -97,12 +98,13 @@ export function builtinForMethod(name: string): string | undefined {
   return METHOD_BUILTINS.get(name) ?? METHOD_BUILTINS.get(name.toLowerCase());
 }
 
-const TAKES_ONE = new Set(['LEN', 'UPPER', 'LOWER', 'TRIM', 'KEYS', 'STR', 'REVERSE']);
+const TAKES_ONE = new Set(['LEN', 'UPPER', 'LOWER', 'TRIM', 'KEYS', 'STR', 'REVERSE', 'SUM']);
 
 /** `s.upper()`: there are no methods; name the built-in to call instead. */
 export function methodCallHint(object: string, method: string): string {
   const builtin = builtinForMethod(method);
   if (builtin === 'APPEND') return `there are no methods: write LET ${object} = APPEND(${object}, ...)`;
+  if (builtin === 'SET') return `there are no methods: write LET ${object} = SET(${object}, key, value)`;
   if (builtin === 'SLICE' && /^(starts|ends)with$/i.test(method)) {
     return `there are no methods: compare a SLICE, e.g. SLICE(${object}, ${/^ends/i.test(method) ? '-4' : '0, 4'}) == "..."`;
   }

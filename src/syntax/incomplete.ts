@@ -13,7 +13,7 @@ export interface OpenAtEnd {
   string: boolean;
 }
 
-const NAME_BEFORE = new Set([T.Let.tokenTypeIdx, T.For.tokenTypeIdx, T.Dot.tokenTypeIdx]);
+const NAME_BEFORE = new Set([T.Let.tokenTypeIdx, T.For.tokenTypeIdx, T.ComprehensionFor.tokenTypeIdx, T.Dot.tokenTypeIdx]);
 const OPENS_BLOCK = new Set([T.If.tokenTypeIdx, T.For.tokenTypeIdx, T.While.tokenTypeIdx]);
 const OPENS_BRACKET = new Set([T.LParen.tokenTypeIdx, T.LBracket.tokenTypeIdx, T.LBrace.tokenTypeIdx]);
 const CLOSES_BRACKET = new Set([T.RParen.tokenTypeIdx, T.RBracket.tokenTypeIdx, T.RBrace.tokenTypeIdx]);
@@ -24,7 +24,7 @@ const CLOSES_BRACKET = new Set([T.RParen.tokenTypeIdx, T.RBracket.tokenTypeIdx, 
  * for `parse` to say once it is finished.
  */
 export function openAtEnd(source: string): OpenAtEnd {
-  const { tokens } = tokenize(source);
+  const { tokens } = tokenize(source, { unfinished: true });
   let blocks = 0;
   let brackets = 0;
   for (let i = 0; i < tokens.length; i++) {

@@ -5,6 +5,7 @@ import { Lexer, type IToken, type TokenType } from './chevrotain.js';
 import type { SyntaxProblem } from '../errors.js';
 import * as T from './tokens.js';
 import { recogniseMistakes, retype } from './mistakes.js';
+import { markComprehensions } from './comprehensions.js';
 import { ProblemList } from './problems.js';
 import { notTextProblem, showCharacter } from './source.js';
 
@@ -67,6 +68,11 @@ export interface TokenizeOptions {
    * are about statements (`x = 1` there is "write LET", in a formula it is "use ==").
    */
   expression?: boolean;
+  /**
+   * The text may be cut short (an entry still being typed): a `[` still open at its end holds a
+   * list comprehension if it holds a FOR (comprehensions.ts).
+   */
+  unfinished?: boolean;
 }
 
 export function tokenize(text: string, options: TokenizeOptions = {}): LexResult {
@@ -140,7 +146,10 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
     }
   }
   if (dropped) tokens = tokens.flatMap((t) => (t === DROPPED ? [] : (expanded.get(t) ?? [t])));
-  if (!options.expression) tokens = recogniseMistakes(tokens, problems);
+  if (!options.expression) {
+    markComprehensions(tokens, options.unfinished === true);
+    tokens = recogniseMistakes(tokens, problems);
+  }
 
   const depth = measureNesting(tokens);
   if (depth.tooDeepAt) {
@@ -234,7 +243,7 @@ const ENDS_OPERAND: boolean[] = [];
 for (const t of [T.Identifier, T.NumberLiteral, T.StringLiteral, T.True, T.False, T.Null, T.RParen, T.RBracket, T.RBrace]) ENDS_OPERAND[t.tokenTypeIdx!] = true;
 // Tokens that end every expression at their level (statement and argument boundaries).
 const ENDS_EXPRESSION: boolean[] = [];
-for (const t of [T.Comma, T.Colon, T.Then, T.Do, T.Else, T.ElseIf, T.Let, T.If, T.For, T.While, T.In, T.Assign, T.ReportedAssign, T.CompoundAssign]) ENDS_EXPRESSION[t.tokenTypeIdx!] = true;
+for (const t of [T.Comma, T.Colon, T.Then, T.Do, T.Else, T.ElseIf, T.Let, T.If, T.For, T.While, T.In, T.Assign, T.ReportedAssign, T.CompoundAssign, T.ComprehensionFor, T.ComprehensionIf]) ENDS_EXPRESSION[t.tokenTypeIdx!] = true;
 const IS_BINARY_OPERATOR: boolean[] = [];
 for (const t of T.allTokens) if (t.CATEGORIES?.includes(T.BinaryOperator)) IS_BINARY_OPERATOR[t.tokenTypeIdx!] = true;
 const STARTS_OPERAND: boolean[] = [];

@@ -53,6 +53,9 @@ export const errorMessages: IParserErrorMessageProvider = {
     if (expected === EOF) return unexpectedTokenMessage(actual);
     if (expected === T.Identifier && ruleName === 'letStatement') return `expected a variable name after LET but found ${describeToken(actual)}`;
     if (expected === T.Identifier && ruleName === 'forStatement') return `expected a loop variable name after FOR but found ${describeToken(actual)}`;
+    if (expected === T.Identifier && ruleName === 'comprehensionClause') return `expected a variable name after FOR ([expression FOR x IN list]) but found ${describeToken(actual)}`;
+    if (expected === T.In && ruleName === 'comprehensionClause') return `expected IN after the variable ([expression FOR x IN list]) but found ${describeToken(actual)}`;
+    if (expected === T.RBracket && actual.tokenType === T.ComprehensionFor) return 'a list comprehension starts with the value to make of each item: [x * 2 FOR x IN xs]';
     if (expected === T.ThenWord) return `expected THEN after the ${ruleName === 'ifStatement' ? 'IF ' : ''}condition but found ${describeToken(actual)}`;
     if (expected === T.DoWord) return `expected DO after FOR x IN list but found ${describeToken(actual)}`;
     if (expected === T.In) return `expected IN after the loop variable (FOR x IN list DO) but found ${describeToken(actual)}`;

@@ -52,7 +52,7 @@ const END = T.End.tokenTypeIdx!;
 /** Tokens that change the structure the pass follows (trackStructure). */
 const STRUCTURAL = index([
   T.LParen, T.LBracket, T.LBrace, T.RParen, T.RBracket, T.RBrace, T.Let, T.If, T.For, T.End, T.Else, T.Then, T.Do,
-  T.ElseIf, T.Colon, T.In, T.While,
+  T.ElseIf, T.Colon, T.In, T.While, T.ComprehensionFor,
 ]);
 
 const KEYWORD_TYPES: ReadonlyMap<string, TokenType> = new Map([
@@ -71,7 +71,7 @@ const sameLine = (a: IToken, b: IToken | undefined): boolean => b !== undefined 
 
 /** Rewrites `tokens` in place (and returns the possibly shorter list); problems go to `problems`. */
 export function recogniseMistakes(tokens: IToken[], problems: ProblemList): IToken[] {
-  const state: Structure = { blocks: [], depth: 0 };
+  const state: Structure = { blocks: [], depth: 0, brackets: [], comprehensionAt: -1 };
   const bound = new Set<string>();
   const literals: Array<{ at: number; literal: 'true' | 'false' | 'null' }> = [];
   let removed = false;
@@ -82,13 +82,15 @@ export function recogniseMistakes(tokens: IToken[], problems: ProblemList): ITok
     let token = tokens[i]!;
     if (token === REMOVED) continue;
     const next = tokens[i + 1];
+    /** An ELSE in a comprehension (a mistake the grammar reports): not an IF's, so not a block's. */
+    let elseInBrackets = false;
 
     if (token.tokenTypeIdx === IDENTIFIER) {
       const top = state.blocks[state.blocks.length - 1];
       const atStatementStart =
         state.depth === 0 && (previous === undefined || ENDS_OPERAND[previous.tokenTypeIdx] === true || BEFORE_STATEMENT[previous.tokenTypeIdx] === true);
       const name = token.image;
-      if (is(previous, T.Let) || is(previous, T.For) || (is(previous, T.Comma) && top === Part.ForHead)) {
+      if (is(previous, T.Let) || is(previous, T.For) || is(previous, T.ComprehensionFor) || (is(previous, T.Comma) && top === Part.ForHead)) {
         // A name being bound: always a name. Kept only if it could be taken for a literal (True,
         // None...): a long script binds tens of thousands of other names.
         if (LITERAL_WORDS.has(name)) bound.add(name);
@@ -99,10 +101,16 @@ export function recogniseMistakes(tokens: IToken[], problems: ProblemList): ITok
         let message: string | undefined;
         switch (word?.kind) {
           case 'keyword':
-            if (isKeywordHere(word.keyword, tokens, i, previous, top, atStatementStart, state.blocks.length > 0)) {
+            if (comprehensionWord(word.keyword, tokens, i, previous, state)) {
+              // Python's `[x for x in xs if x]`: the comprehension's FOR or IF, lowercase.
+              type = word.keyword === 'FOR' ? T.ComprehensionFor : word.keyword === 'IF' ? T.ComprehensionIf : T.Else;
+              message = keywordCaseHint(word.keyword);
+              elseInBrackets = type === T.Else;
+            } else if (isKeywordHere(word.keyword, tokens, i, previous, top, atStatementStart, state.blocks.length > 0)) {
               type = KEYWORD_TYPES.get(word.keyword)!;
-              // `x in list` outside a FOR header is reported by the expression builder ("use CONTAINS").
-              if (!(word.keyword === 'IN' && top !== Part.ForHead)) message = keywordCaseHint(word.keyword);
+              // `x in list` outside a FOR header is reported by the expression builder ("use CONTAINS");
+              // after a comprehension's `FOR x` the grammar takes it as the IN it is, so it is reported here.
+              if (!(word.keyword === 'IN' && top !== Part.ForHead && !is(tokens[i - 2], T.ComprehensionFor))) message = keywordCaseHint(word.keyword);
             }
             break;
           case 'elseif':
@@ -140,7 +148,7 @@ export function recogniseMistakes(tokens: IToken[], problems: ProblemList): ITok
       removed = true;
     }
 
-    if (STRUCTURAL[token.tokenTypeIdx]) trackStructure(token, state);
+    if (STRUCTURAL[token.tokenTypeIdx] && !elseInBrackets && !(token.tokenTypeIdx === ELSE_IDX && insideComprehensionBrackets(tokens, i, state))) trackStructure(token, state);
     previous = token;
   }
 
@@ -167,6 +175,49 @@ function restOfLine(tokens: IToken[], start: number): string {
 }
 
 const REMOVED = { image: '', startOffset: -1, tokenTypeIdx: -1 } as unknown as IToken;
+
+/**
+ * Whether a lowercase `for`, `if` or `else` is a list comprehension's: directly inside square
+ * brackets, after an operand, `for` before `name in`; `if` after the comprehension's FOR, or before
+ * it (and `else` before it), as Python's `[a if c else b for x in xs]` has them.
+ */
+function comprehensionWord(keyword: string, tokens: IToken[], i: number, previous: IToken | undefined, state: Structure): boolean {
+  if (keyword !== 'FOR' && keyword !== 'IF' && keyword !== 'ELSE') return false;
+  if (state.brackets[state.brackets.length - 1] !== LBRACKET || previous === undefined || ENDS_OPERAND[previous.tokenTypeIdx] !== true) return false;
+  const next = tokens[i + 1];
+  if (keyword === 'FOR') return isComprehensionFor(tokens, i);
+  if (next === undefined || STARTS_OPERAND[next.tokenTypeIdx] !== true) return false;
+  return (keyword === 'IF' && state.comprehensionAt === state.depth) || forFollows(tokens, i);
+}
+
+/** `for name in` (any case) at `i`. */
+function isComprehensionFor(tokens: IToken[], i: number): boolean {
+  const afterNext = tokens[i + 2];
+  return (is(tokens[i], T.For) || /^for$/i.test(tokens[i]!.image)) && isIdentifier(tokens[i + 1]) && (is(afterNext, T.In) || /^in$/i.test(afterNext?.image ?? ''));
+}
+
+const ELSE_IDX = T.Else.tokenTypeIdx!;
+
+/** Whether the ELSE at `i` stands in a comprehension's brackets (`[a IF c ELSE b FOR x IN xs]`): then it closes no block. */
+function insideComprehensionBrackets(tokens: IToken[], i: number, state: Structure): boolean {
+  return state.brackets[state.brackets.length - 1] === LBRACKET && forFollows(tokens, i);
+}
+
+/** How far forFollows looks: a comprehension's element is short, and hostile text must not make the pass quadratic. */
+const LOOK_AHEAD = 200;
+
+/** Whether a comprehension's `for x in` follows `i` in the same brackets (at their level, before they close). */
+function forFollows(tokens: IToken[], i: number): boolean {
+  let depth = 0;
+  for (let j = i + 1; j < tokens.length && j <= i + LOOK_AHEAD; j++) {
+    const type = tokens[j]!.tokenTypeIdx;
+    if (OPENS[type]) depth++;
+    else if (CLOSES[type] && --depth < 0) return false;
+    else if (depth === 0 && STATEMENT_KEYWORDS[type] && type !== FOR) return false;
+    else if (depth === 0 && (type === COMPREHENSION_FOR || isComprehensionFor(tokens, j))) return true;
+  }
+  return false;
+}
 
 function isKeywordHere(keyword: string, tokens: IToken[], i: number, previous: IToken | undefined, top: Part | undefined, atStatementStart: boolean, blockOpen: boolean): boolean {
   const next = tokens[i + 1];
@@ -242,12 +293,18 @@ function reportNameMisuse(tokens: IToken[], i: number, previous: IToken | undefi
   }
 }
 
-const [IF, ELSE_IF, THEN, COLON, FOR, IN, WHILE, DO] = [T.If, T.ElseIf, T.Then, T.Colon, T.For, T.In, T.While, T.Do].map((t) => t.tokenTypeIdx!);
+const [IF, ELSE_IF, THEN, COLON, FOR, IN, WHILE, DO, COMPREHENSION_FOR, LBRACKET] = [T.If, T.ElseIf, T.Then, T.Colon, T.For, T.In, T.While, T.Do, T.ComprehensionFor, T.LBracket].map(
+  (t) => t.tokenTypeIdx!,
+);
 
 interface Structure {
   blocks: Part[];
   /** Open brackets. */
   depth: number;
+  /** The open brackets' types (tokenTypeIdx), innermost last. */
+  brackets: number[];
+  /** The depth of the brackets of the comprehension whose FOR was seen last, while they are open; else -1. */
+  comprehensionAt: number;
 }
 
 /** Follows blocks and brackets, for the position rules above. */
@@ -255,13 +312,25 @@ function trackStructure(token: IToken, state: Structure): void {
   const type = token.tokenTypeIdx;
   if (OPENS[type]) {
     state.depth++;
+    state.brackets.push(type);
     return;
   }
   if (CLOSES[type]) {
     state.depth = Math.max(0, state.depth - 1);
+    state.brackets.pop();
+    if (state.depth < state.comprehensionAt) state.comprehensionAt = -1;
     return;
   }
-  if (state.depth > 0 && STATEMENT_KEYWORDS[type]) state.depth = 0; // a bracket was left open: statements go on
+  if (type === COMPREHENSION_FOR) {
+    state.comprehensionAt = state.depth;
+    return;
+  }
+  if (state.depth > 0 && STATEMENT_KEYWORDS[type]) {
+    // a bracket was left open: statements go on
+    state.depth = 0;
+    state.brackets.length = 0;
+    state.comprehensionAt = -1;
+  }
   const { blocks } = state;
   const top = blocks.length - 1;
   switch (type) {

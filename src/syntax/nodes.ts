@@ -41,6 +41,25 @@ export function ifNode(keyword: IToken, condition: A.Expression, consequent: A.S
   };
 }
 
+/** What follows a comprehension's element: `FOR variable IN iterable`, and `IF condition` if written. */
+export interface Clause {
+  variable: string;
+  iterable: A.Expression;
+  condition: A.Expression | null;
+}
+
+export function comprehensionNode(bracket: IToken, element: A.Expression, { variable, iterable, condition }: Clause): A.ComprehensionExpression {
+  return {
+    type: 'Comprehension',
+    element,
+    variable,
+    iterable,
+    condition,
+    line: lineOf(bracket), column: columnOf(bracket),
+    hasCall: element.hasCall || iterable.hasCall || (condition !== null && condition.hasCall),
+  };
+}
+
 /** Whether any of `nodes` contains a CALL. */
 export function anyCall(nodes: readonly A.NodeBase[]): boolean {
   for (const node of nodes) if (node?.hasCall) return true;

@@ -52,7 +52,11 @@ function parseText(source: string): ParseOutcome {
   const tokens = balanceBlocks(lexed.tokens, blockProblems);
   const parsed = parseScriptTokens(tokens, lexed.maxNesting);
   const count = lexed.problemCount + blockProblems.count + parsed.problems.length;
-  if (count === 0) return { program: { type: 'Program', body: parsed.body, line: 1, column: 1, hasCall: anyCall(parsed.body) } };
+  if (count === 0) {
+    const program: Program = { type: 'Program', body: parsed.body, line: 1, column: 1, hasCall: anyCall(parsed.body) };
+    if (parsed.comprehensions === 0) withoutComprehensions.add(program);
+    return { program };
+  }
   // The script will not run: report the certain run-time mistakes too, so one retry fixes all.
   return finish([...lexed.problems, ...blockProblems.list, ...parsed.problems, ...parsed.notes], count + parsed.notes.length);
 }
@@ -61,6 +65,13 @@ function finish(problems: SyntaxProblem[], count: number): ParseOutcome {
   const sorted = dedupe(problems.sort(byPosition));
   const listed = sorted.slice(0, REPORTED_PROBLEMS);
   return { problems: listed, problemCount: Math.max(count - (problems.length - sorted.length), listed.length) };
+}
+
+const withoutComprehensions = new WeakSet<Program>();
+
+/** False for a program parse() made and found no list comprehension in; true for any other. */
+export function mayHoldComprehensions(program: Program): boolean {
+  return !withoutComprehensions.has(program);
 }
 
 export function syntaxError(problems: SyntaxProblem[], fileName?: string, problemCount = problems.length): NuwaError {

@@ -13,6 +13,8 @@ import type { SyntaxProblem } from '../errors.js';
 
 export interface ParsedTokens {
   body: A.Statement[];
+  /** How many list comprehensions the body holds. */
+  comprehensions: number;
   problems: SyntaxProblem[];
   /** Certain run-time mistakes in valid syntax (grammar.ts `notes`), reported only alongside syntax errors. */
   notes: SyntaxProblem[];
@@ -22,6 +24,7 @@ export interface ParsedTokens {
 export function beginParse(): void {
   parser.extraProblems = [];
   parser.notes = [];
+  parser.comprehensions = 0;
   parser.repetitionRecoveries = MAX_REPETITION_RECOVERIES;
 }
 
@@ -31,7 +34,7 @@ export function parseTokens(tokens: IToken[], { fresh = true }: { fresh?: boolea
   const body: A.Statement[] = [];
   const problems: SyntaxProblem[] = [];
   runWithRestarts(tokens, undefined, () => parser.script(), body, problems);
-  return { body, problems: [...problems, ...collectExtra(tokens)].slice(0, REPORTED_PROBLEMS * 2), notes: parser.notes };
+  return { body, comprehensions: parser.comprehensions, problems: [...problems, ...collectExtra(tokens)].slice(0, REPORTED_PROBLEMS * 2), notes: parser.notes };
 }
 
 /**

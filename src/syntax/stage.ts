@@ -37,7 +37,7 @@ export function parseScriptTokens(tokens: IToken[], maxNesting: number, height =
   const problems: SyntaxProblem[] = [];
   const staged = stage(tokens, problems, height);
   const parsed = parseTokens(staged, { fresh: false });
-  return { body: parsed.body, problems: [...problems, ...parsed.problems], notes: parsed.notes };
+  return { body: parsed.body, comprehensions: parsed.comprehensions, problems: [...problems, ...parsed.problems], notes: parsed.notes };
 }
 
 interface Group {
@@ -106,13 +106,15 @@ interface Piece {
 
 /**
  * The pieces of a group's contents at its own level: for brackets, what lies between commas (for
- * braces, what follows each key's `:`); for blocks, the condition or list expression and the bodies.
+ * braces, what follows each key's `:`; for a comprehension's square brackets, the element, the list
+ * after IN and the condition after IF); for blocks, the condition or list expression and the bodies.
  */
 function split(opener: IToken, content: IToken[]): Piece[] {
   const pieces: Piece[] = [];
   const type = opener.tokenTypeIdx;
   const isBlock = type === T.If.tokenTypeIdx || type === T.For.tokenTypeIdx || type === T.While.tokenTypeIdx;
   const isBrace = type === T.LBrace.tokenTypeIdx;
+  const isSquare = type === T.LBracket.tokenTypeIdx;
   // A FOR's head (`x IN`) and an object's keys are kept as they are.
   let role: Role = type === T.For.tokenTypeIdx || isBrace ? 'keep' : 'expression';
   let current: IToken[] = [];
@@ -132,6 +134,17 @@ function split(opener: IToken, content: IToken[]): Piece[] {
       if (isBrace && role === 'keep' && (t === T.Colon.tokenTypeIdx || t === T.Assign.tokenTypeIdx)) {
         cut(token, 'expression');
         continue;
+      }
+      if (isSquare) {
+        // `[element FOR x IN list IF condition]`: the comprehension's `x` is kept as it is.
+        if (t === T.ComprehensionFor.tokenTypeIdx) {
+          cut(token, 'keep');
+          continue;
+        }
+        if ((t === T.In.tokenTypeIdx && role === 'keep') || t === T.ComprehensionIf.tokenTypeIdx) {
+          cut(token, 'expression');
+          continue;
+        }
       }
       if (isBlock) {
         if (t === T.Then.tokenTypeIdx || t === T.Do.tokenTypeIdx || (t === T.Colon.tokenTypeIdx && (role as Role) !== 'block')) {

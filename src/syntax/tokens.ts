@@ -208,6 +208,11 @@ export const Jump = createToken({ name: 'Jump', pattern: Lexer.NA, label: '`RETU
 /** An `=` already reported by the mistakes pass (`x = 1` without LET): the expression builder keeps quiet. */
 export const ReportedAssign = createToken({ name: 'ReportedAssign', pattern: Lexer.NA, label: '`=`', categories: [BinaryOperator] });
 export const PrebuiltExpression = createToken({ name: 'PrebuiltExpression', pattern: Lexer.NA, label: 'an expression' });
+// The FOR and IF of a list comprehension (`[x * 2 FOR x IN xs IF x > 0]`): written FOR and IF, given
+// these types by comprehensions.ts, so that the passes that match blocks with their END (blocks.ts,
+// the mistakes pass, the nesting count, the staged parser) never take them for a block.
+export const ComprehensionFor = createToken({ name: 'ComprehensionFor', pattern: Lexer.NA, label: '`FOR`' });
+export const ComprehensionIf = createToken({ name: 'ComprehensionIf', pattern: Lexer.NA, label: '`IF`' });
 export const PrebuiltBlock = createToken({ name: 'PrebuiltBlock', pattern: Lexer.NA, label: 'a statement' });
 
 export const KEYWORDS = ['LET', 'CALL', 'IF', 'THEN', 'ELSE', 'END', 'FOR', 'IN', 'DO', 'AND', 'OR', 'NOT', 'CALC'] as const;
@@ -230,7 +235,7 @@ export const allTokens: TokenType[] = [
   Plus, Minus, Star, Slash, Percent, AmpAmp, BarBar, Bang,
   Dot, Comma, Colon, LParen, RParen, LBracket, RBracket, LBrace, RBrace,
   BinaryOperator, PrefixOperator, AnyAssign, ThenWord, DoWord, KeySeparator,
-  ElseIf, While, Jump, ReportedAssign, PrebuiltExpression, PrebuiltBlock,
+  ElseIf, While, Jump, ReportedAssign, PrebuiltExpression, PrebuiltBlock, ComprehensionFor, ComprehensionIf,
 ];
 
 /** Tokens the lexer replaces (or keeps in a side group) before the parser sees the stream. */

@@ -93,6 +93,11 @@ export interface CallSite {
    * then `/i` for each enclosing loop iteration; a nested call adds `>n` to its parent's.
    */
   readonly callId?: string;
+  /**
+   * Aborted when the call must stop though its run goes on (a comprehension whose element failed
+   * before this one's, DURABLE.md §4); it follows the run's own signal. The tool's signal follows it.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** A call through the one call path, as a context's callTool makes it (invoke.ts invokeTool). */

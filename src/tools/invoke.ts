@@ -183,8 +183,9 @@ function startTool(
 
   // A tool with its own timeout gets its own signal, aborted by the run or by the timeout. (Not
   // AbortSignal.any: on Node 20 every signal it makes stays in memory for good.)
-  const toolController = tool.timeoutMs === undefined ? undefined : new AbortController();
-  const unfollow = toolController && follow(host.signal, toolController);
+  const parent = site.signal ?? host.signal;
+  const toolController = tool.timeoutMs === undefined && site.signal === undefined ? undefined : new AbortController();
+  const unfollow = toolController && follow(parent, toolController);
   const context = new CallContext(host, site, name, callNumber, toolController?.signal ?? host.signal, invokeTool);
 
   let raw: unknown;

@@ -18,6 +18,8 @@ export interface Limits {
   maxValueSize?: number;
   /** Characters in any one string, and in all the strings of any one list or object together. */
   maxStringLength?: number;
+  /** Calls in flight at once in a list comprehension's elements (DURABLE.md §4). */
+  maxConcurrentCalls?: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Required<Limits>> = Object.freeze({
@@ -29,6 +31,7 @@ export const DEFAULT_LIMITS: Readonly<Required<Limits>> = Object.freeze({
   // Why these two numbers: see DEFAULT_VALUE_LIMITS in src/values/model.ts.
   maxValueSize: DEFAULT_VALUE_LIMITS.maxValueSize,
   maxStringLength: DEFAULT_VALUE_LIMITS.maxStringLength,
+  maxConcurrentCalls: 8,
 });
 
 export function resolveLimits(limits: Limits | undefined): Required<Limits> {
@@ -37,6 +40,7 @@ export function resolveLimits(limits: Limits | undefined): Required<Limits> {
     const value = limits?.[key];
     if (value === undefined) continue;
     if (typeof value !== 'number' || Number.isNaN(value) || value < 0) throw new TypeError(`limits.${key} must be a non-negative number, got ${String(value)}`);
+    if (key === 'maxConcurrentCalls' && !(Number.isInteger(value) && value >= 1)) throw new TypeError(`limits.maxConcurrentCalls must be a whole number of at least 1, got ${String(value)}`);
     resolved[key] = value;
   }
   return resolved;

@@ -15,6 +15,7 @@ import type { Session } from './session.js';
 import type { ApprovalHook, AskHook, ConfirmLevel, LlmHook, Logger } from './types.js';
 import type { Limits } from './limits.js';
 import type { CallJournal } from './journal.js';
+import { CallSlots } from './concurrency.js';
 import type { ValueLimits } from '../values/values.js';
 import { callHook, describeThrown } from '../util/foreign.js';
 
@@ -150,6 +151,20 @@ export class Run implements CallHost {
   /** True once the run has stopped (and its signal is aborted). */
   get stopped(): boolean {
     return this.stopError !== null;
+  }
+
+  /** True once a durable run is pausing: its calls in flight finish, nothing new begins. */
+  get pausing(): boolean {
+    return this.haltError !== null && this.stopError === null;
+  }
+
+  /** How many list comprehensions of this run evaluate their elements concurrently just now. */
+  concurrentComprehensions = 0;
+  private callSlots: CallSlots | undefined;
+
+  /** The slots of the calls that may overlap (maxConcurrentCalls), made when first needed. */
+  get slots(): CallSlots {
+    return (this.callSlots ??= new CallSlots(this.limits.maxConcurrentCalls));
   }
 
   /** The statement being executed: where an error raised without a position of its own points. */

@@ -227,7 +227,25 @@ function findingsIn(value: object): Message[] {
  */
 export function namesFix(text: string, fix: Fix): boolean {
   const rest = text.split(fix.find).join(' ');
-  return fix.names.some((alternative) => alternative.every((part) => rest.includes(part)));
+  return fix.names.some((alternative) => alternative.every((part) => containsWhole(rest, part)));
+}
+
+const WORD = /[A-Za-z0-9_]/;
+
+/**
+ * Whether `text` contains `part` as a whole: where `part` begins or ends with a letter, digit or
+ * `_`, the text there must not go on with another (`IN` is not named by `CONTAINS`, nor `int(` by
+ * `PRINT(`). A repair of the driver made after the first figures (README: repairs).
+ */
+export function containsWhole(text: string, part: string): boolean {
+  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+    const before = at === 0 ? '' : text[at - 1]!;
+    const after = text[at + part.length] ?? '';
+    const openStart = !WORD.test(part[0]!) || !WORD.test(before);
+    const openEnd = !WORD.test(part[part.length - 1]!) || !WORD.test(after);
+    if (openStart && openEnd) return true;
+  }
+  return false;
 }
 
 /** The lines on which a message reports a mistake. */

@@ -8,7 +8,8 @@
 // L; once the run calls that marker, it must fail there: no marker outside that statement may run
 // after it. (Mutations of the checker that this test catches: a maybe-bound read reported as an
 // error, loops that keep what they knew of the variables they change, a failing IF branch joined
-// as if it went on, argument values computed at run time judged, open result schemas read as closed.)
+// as if it went on, argument values computed at run time judged, open result schemas read as closed;
+// the element of a list comprehension checked as if it certainly ran.)
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { check, Interpreter, NuwaError, ToolRegistry } from '../../src/index.js';
@@ -103,6 +104,7 @@ class Writer {
           },
           () => this.call('APPEND', ['list', 'num'], depth, indent),
           () => this.write(r.pick(['CALL list_symbols {}', 'CALL top3 {}', 'KEYS(CALL get_profile {})', 'CALL search { query: "q" }'])),
+          () => this.comprehension(depth, indent),
         ])();
       case 'obj':
         return r.pick([
@@ -171,6 +173,37 @@ class Writer {
     this.open[this.open.length - 1]?.push(this.line());
     this.expression('bool', depth - 1, indent + 2);
     this.write('))');
+  }
+
+  /**
+   * A list comprehension. Its list runs once, and its element and condition only for some items (or
+   * none): each part gets a line and a marker of its own, run just before the part
+   * (`[CALL mark {...}, part][1]` is the part). What follows the comprehension gets a line and a
+   * marker too, run once every element is done (`[comprehension, CALL mark {...}][0]`).
+   */
+  comprehension(depth: number, indent: number): void {
+    const r = this.random;
+    const marker = (before: string) => {
+      this.newline(indent + 2);
+      this.write(`${before}[CALL mark { at: ${this.line()} }, `);
+      this.open[this.open.length - 1]?.push(this.line());
+    };
+    this.write('[[');
+    marker('');
+    this.expression(r.pick(TYPES), depth - 1, indent + 2);
+    this.write('][1]');
+    marker(`FOR ${r.pick(['x', 'item', ...VARIABLES.num])} IN `);
+    this.expression('list', depth - 1, indent + 2);
+    this.write('][1]');
+    if (r.chance(0.5)) {
+      marker('IF ');
+      this.expression('bool', depth - 1, indent + 2);
+      this.write('][1]');
+    }
+    this.write('],');
+    this.newline(indent + 1);
+    this.write(`CALL mark { at: ${this.line()} }][0]`);
+    this.open[this.open.length - 1]?.push(this.line());
   }
 
   member(type: Type, access: string, depth: number, indent: number): void {

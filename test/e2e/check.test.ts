@@ -108,6 +108,13 @@ describe('nuwa check', () => {
     expect(report.plan.scriptHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('--plan --json marks a call inside a list comprehension concurrent, with the bound of its list', () => {
+    const result = nuwa(['check', 'examples/collect.nuwa', '--tools', tools, '--plan', '--json']);
+    expect(result.status).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.plan.calls).toEqual([{ tool: 'get_sales', confirm: 'none', category: 'data', line: 8, column: 14, maxCount: 3, concurrent: true }]);
+  });
+
   it('usage errors exit 2', () => {
     expect(nuwa(['check']).status).toBe(2);
     expect(nuwa(['check', 'no/such/file.nuwa']).status).toBe(2);

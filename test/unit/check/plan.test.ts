@@ -149,6 +149,40 @@ describe('plan bounds', () => {
     expect(bounds('CALL echo { value: CALL get_price { symbol: "A" } }')).toEqual(['echo@1 ≤ 1', 'get_price@1 ≤ 1']);
   });
 
+  it('a call in a comprehension\'s element runs once per item, like a FOR, and is marked concurrent', () => {
+    const source = `
+      LET symbols = ["AAPL", "MSFT", "GOOG"]
+      LET prices = [CALL get_price { symbol: s } FOR s IN symbols]
+      LET orders = [[CALL place_order { symbol: s, side: side, qty: 1 } FOR side IN ["buy", "sell"]] FOR s IN symbols IF s != "GOOG"]
+      FOR s IN symbols DO
+        LET quotes = [CALL get_quote { symbol: q } FOR q IN CALL top3 {}]
+      END`;
+    const result = plan(source, registry);
+    expect(result.calls.map((c) => [c.tool, c.line, c.maxCount, c.concurrent])).toEqual([
+      ['get_price', 3, 3, true],
+      ['place_order', 4, 6, true],
+      ['get_quote', 6, 9, true],
+      ['top3', 6, 3, undefined],
+    ]);
+    // the key is absent on calls outside comprehensions, as plan() made them before comprehensions
+    expect(Object.keys(result.calls[3]!)).toEqual(['tool', 'confirm', 'category', 'line', 'column', 'maxCount']);
+    expect(result.needsApproval).toEqual([{ tool: 'place_order', confirm: 'write', maxCount: 6 }]);
+  });
+
+  it('a comprehension over a list known only at run time is unbounded; over an empty list, or with a false condition, never runs', () => {
+    const source = `
+      LET a = [CALL get_price { symbol: s } FOR s IN CALL list_symbols {}]
+      LET b = [CALL delete_file { path: p } FOR p IN []]
+      LET c = [CALL delete_file { path: p } FOR p IN ["x"] IF false]
+      LET d = [CALL read_file { path: p } FOR p IN ["x"] IF CALL echo { value: true }]`;
+    expect(plan(source, registry).calls.map((c) => `${c.tool}@${c.line} ${c.maxCount ?? 'unbounded'}${c.concurrent ? ' concurrent' : ''}`)).toEqual([
+      'get_price@2 unbounded concurrent',
+      'list_symbols@2 1',
+      'read_file@5 1 concurrent',
+      'echo@5 1 concurrent',
+    ]);
+  });
+
   it('a script with syntax errors has no plan', () => {
     const result: Plan = plan('LET = 1', registry);
     expect(result).toMatchObject({ ok: false, calls: [], needsApproval: [], scriptHash: '' });

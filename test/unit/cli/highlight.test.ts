@@ -32,6 +32,15 @@ const TOKEN_EXAMPLES: Array<[string, TokenClass[]]> = [
 ];
 
 describe('classify', () => {
+  it('colours a list comprehension\'s FOR, IN and IF as keywords, and the new built-ins as built-ins', () => {
+    expect(classes('[GET(o, k) FOR o IN xs IF SUM(o.n) > 0]')).toEqual([
+      ['[', 'punctuation'], ['GET', 'builtin'], ['(', 'punctuation'], ['o', 'variable'], [',', 'punctuation'], ['k', 'variable'], [')', 'punctuation'],
+      ['FOR', 'keyword'], ['o', 'variable'], ['IN', 'keyword'], ['xs', 'variable'],
+      ['IF', 'keyword'], ['SUM', 'builtin'], ['(', 'punctuation'], ['o', 'variable'], ['.', 'punctuation'], ['n', 'property'], [')', 'punctuation'],
+      ['>', 'operator'], ['0', 'number'], [']', 'punctuation'],
+    ]);
+  });
+
   it('gives every token its class, from the lexer', () => {
     expect(classes('LET p = CALL market.get_price { symbol: "A\\n", "n": 1.5e3 } // note')).toEqual([
       ['LET', 'keyword'],

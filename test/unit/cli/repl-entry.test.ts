@@ -24,6 +24,13 @@ describe('entryStatus: when a REPL entry is finished', () => {
     'NOT',
     'LET x = 1 LET',
     'IF x = 1 THEN', // the `=` is reported once the entry is complete
+    // a list comprehension being typed: its FOR and IF need no END, its `]` is still to come
+    'LET ys = [\n  x * 2\n  FOR x IN xs',
+    '[x FOR',
+    '[x FOR x IN xs IF',
+    '[x FOR x IN xs IF x > 1',
+    'FOR i IN [x FOR x IN xs',
+    '[x FOR x IN xs FOR', // a second FOR is reported once the entry is complete
   ])('%j goes on to the next line', (text) => {
     expect(entryStatus(text)).toEqual(unfinished);
   });
@@ -48,6 +55,9 @@ describe('entryStatus: when a REPL entry is finished', () => {
     'PRINT("bad \\q escape',
     'PRINT("cut after a backslash\\',
     'LET x = 1e999',
+    'LET ys = [\n  x * 2\n  FOR x IN xs\n]',
+    '[x FOR x IN xs IF x > 1]',
+    'LET a = [1, 2\nFOR i IN a DO', // a forgotten `]` before a FOR loop: reported at once
   ])('%j is run (or reported) at once', (text) => {
     expect(entryStatus(text)).toEqual({ complete: true });
   });

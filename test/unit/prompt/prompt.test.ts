@@ -77,6 +77,10 @@ describe('buildPrompt', () => {
     expect(prompt).toMatch(/never with \+/);
     expect(prompt).toMatch(/There is no ELSEIF: put the next IF inside ELSE, and close every IF with its own END/);
     expect(prompt).toMatch(/FOR key IN KEYS\(obj\)/);
+    expect(prompt).toMatch(/\[expression FOR x IN list IF condition\] makes a list in one expression/);
+    expect(prompt).toMatch(/x exists only inside the brackets/);
+    expect(prompt).toMatch(/LET counts = SET\(counts, k, GET\(counts, k, 0\) \+ 1\)/);
+    expect(prompt).toMatch(/FORMAT\("\{e\.subject\} from \{e\.from\}", \{ e: email \}\)/);
     expect(prompt).toMatch(/```nuwa/);
   });
 
@@ -101,7 +105,7 @@ describe('buildPrompt', () => {
       await new Interpreter(registry, { print: (line) => printed.push(line) }).run(example);
     }
     expect(calls).toEqual(['get_weather', 'send_message', 'get_prices']);
-    expect(printed).toEqual(['1 above 300, average 242.3']);
+    expect(printed).toEqual(['1 above 300, average 242.3', '["AAPL","NVDA"] cheap, together 311.4']);
   });
 
   it('includes the state when asked, from the registry’s session or another', () => {

@@ -1,4 +1,4 @@
-// Unit tests for src/runtime/builtins.ts: each built-in of LANGUAGE.md §5 called directly with a
+// Unit tests for src/runtime/builtins.ts: each built-in of LANGUAGE.md §5 and §8 called directly with a
 // fake host, its FunctionArgumentErrors, the arity wording, rounding and numeric parsing.
 import { describe, expect, it } from 'vitest';
 import { NuwaError, type Position } from '../../../src/errors.js';
@@ -44,10 +44,10 @@ function argumentError(name: string, args: unknown[], message: RegExp): NuwaErro
 }
 
 describe('the set of built-ins', () => {
-  it('is exactly the table of LANGUAGE.md §5', () => {
+  it('is exactly the table of LANGUAGE.md §5, then the built-ins of §8', () => {
     expect([...BUILTIN_NAMES]).toEqual([
       'PRINT', 'NOW', 'FORMAT', 'LEN', 'KEYS', 'APPEND', 'CONTAINS', 'STR', 'NUMBER', 'ROUND', 'FLOOR', 'CEIL', 'ABS', 'MIN', 'MAX', 'TYPE',
-      'JOIN', 'SPLIT', 'SLICE', 'SORT', 'REVERSE', 'UPPER', 'LOWER', 'TRIM', 'REPLACE', 'RANGE',
+      'JOIN', 'SPLIT', 'SLICE', 'SORT', 'REVERSE', 'UPPER', 'LOWER', 'TRIM', 'REPLACE', 'RANGE', 'SUM', 'GET', 'SET',
     ]);
     expect([...BUILTINS.keys()]).toEqual([...BUILTIN_NAMES]);
   });
@@ -58,6 +58,7 @@ describe('the set of built-ins', () => {
       PRINT: [1, 1], NOW: [0, 0], FORMAT: [1, 2], LEN: [1, 1], KEYS: [1, 1], APPEND: [2, 2], CONTAINS: [2, 2], STR: [1, 1],
       NUMBER: [1, 1], ROUND: [1, 2], FLOOR: [1, 1], CEIL: [1, 1], ABS: [1, 1], MIN: [1, Infinity], MAX: [1, Infinity], TYPE: [1, 1],
       JOIN: [2, 2], SPLIT: [2, 2], SLICE: [2, 3], SORT: [1, 2], REVERSE: [1, 1], UPPER: [1, 1], LOWER: [1, 1], TRIM: [1, 1], REPLACE: [3, 3], RANGE: [1, 2],
+      SUM: [1, 1], GET: [2, 3], SET: [3, 3],
     });
   });
 
@@ -103,6 +104,25 @@ describe('FORMAT', () => {
 
   it('keeps any other text as is', () => {
     expect(call('FORMAT', '{ a } {1} {a-b} { } {', o({ a: 1 }))).toBe('{ a } {1} {a-b} { } {');
+  });
+
+  it('reads a path of members: {name.field} and {name.field.sub}', () => {
+    const values = o({ e: o({ subject: 'Hi', from: o({ name: 'Ann', tags: ['a'] }) }) });
+    expect(call('FORMAT', '{e.subject} from {e.from.name} {e.from.tags} {e.from}', values)).toBe('Hi from Ann ["a"] {"name":"Ann","tags":["a"]}');
+    expect(call('FORMAT', '{{e.subject}} {e.subject}}', values)).toBe('{e.subject} Hi}');
+    // keys are data: a member named like an object's prototype property is read as any other
+    expect(call('FORMAT', '{o.constructor} {o.__proto__}', o({ o: o([['constructor', 1], ['__proto__', 2]]) }))).toBe('1 2');
+    expect(call('FORMAT', '{e.} {e..a} {.e} {e.0}', values)).toBe('{e.} {e..a} {.e} {e.0}');
+  });
+
+  it('raises FunctionArgumentError for a missing member, naming the keys that exist', () => {
+    const values = o({ e: o({ subject: 'Hi', from: o({ name: 'Ann' }) }), n: 5, empty: o({}) });
+    argumentError('FORMAT', ['{e.subjct}', values], /^FORMAT has no value for \{e\.subjct\}: e has keys subject, from/);
+    argumentError('FORMAT', ['{e.from.email}', values], /^FORMAT has no value for \{e\.from\.email\}: e\.from has keys name/);
+    argumentError('FORMAT', ['{x.a}', values], /^FORMAT has no value for \{x\.a\}: the values object has keys e, n, empty/);
+    argumentError('FORMAT', ['{n.a}', values], /^FORMAT cannot read \{n\.a\}: n is number 5, not an object with a key "a"/);
+    argumentError('FORMAT', ['{e.subject.x}', values], /^FORMAT cannot read \{e\.subject\.x\}: e\.subject is string "Hi", not an object/);
+    argumentError('FORMAT', ['{empty.a}', values], /^FORMAT has no value for \{empty\.a\}: empty is an empty object/);
   });
 
   it('works with a template alone', () => {
@@ -443,6 +463,108 @@ describe('RANGE', () => {
   });
 });
 
+describe('SUM', () => {
+  it('adds a list of numbers left to right, as a loop would; 0 for an empty list', () => {
+    expect(call('SUM', [1, 2, 3.5])).toBe(6.5);
+    expect(call('SUM', [])).toBe(0);
+    expect(call('SUM', [0.1, 0.2])).toBe(0.1 + 0.2);
+    expect(call('SUM', [-1, 1])).toBe(0);
+    expect(Object.is(call('SUM', [-0]), 0)).toBe(true);
+  });
+
+  it('refuses anything but a list of numbers, naming the item at fault and the fix', () => {
+    argumentError('SUM', [[1, '2', 3]], /^SUM adds numbers, but item 1 is string "2": convert text with NUMBER\(\.\.\.\)/);
+    argumentError('SUM', [[1, o({ price: 2 })]], /^SUM adds numbers, but item 1 is object with keys price: to add a field of objects, write SUM\(\[o\.price FOR o IN items\]\)/);
+    argumentError('SUM', [[null]], /^SUM adds numbers, but item 0 is null \(usage/);
+    argumentError('SUM', [[[1]]], /^SUM adds numbers, but item 0 is list of 1 item/);
+    argumentError('SUM', [3], /^SUM adds the numbers of one list, got number 3: write SUM\(\[a, b, \.\.\.\]\), or a \+ b/);
+    argumentError('SUM', ['12'], /^SUM expects a list of numbers, got string "12"/);
+    argumentError('SUM', [o({ a: 1 })], /^SUM expects a list of numbers, got object/);
+  });
+
+  it('raises TypeError when the sum overflows', () => {
+    expect(() => call('SUM', [1e308, 1e308])).toThrow(expect.objectContaining({ kind: 'TypeError', message: 'the sum is too large to be a number (overflow)', line: 3 }));
+  });
+});
+
+describe('GET', () => {
+  it('reads the entry a string key names, or the default when it is missing', () => {
+    const counts = o({ a: 2, b: null });
+    expect(call('GET', counts, 'a')).toBe(2);
+    expect(call('GET', counts, 'c', 0)).toBe(0);
+    expect(call('GET', counts, 'a', 0)).toBe(2);
+    expect(call('GET', o({}), 'x', [1])).toEqual([1]);
+  });
+
+  it('yields null for a key present with null, default or not', () => {
+    expect(call('GET', o({ b: null }), 'b')).toBeNull();
+    expect(call('GET', o({ b: null }), 'b', 5)).toBeNull();
+  });
+
+  it('treats keys as data: __proto__, constructor and toString are keys like any other', () => {
+    const odd = o([['__proto__', 1], ['constructor', 2]]);
+    expect(call('GET', odd, '__proto__')).toBe(1);
+    expect(call('GET', odd, 'constructor')).toBe(2);
+    expect(call('GET', odd, 'toString', 'none')).toBe('none');
+    expect(call('GET', o({}), '__proto__', 'none')).toBe('none');
+  });
+
+  it('raises MemberAccessError for a missing key without a default, with the keys that exist and the fix', () => {
+    let caught: unknown;
+    try {
+      call('GET', o({ apple: 1, pear: 2 }), 'aple');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(NuwaError);
+    expect((caught as NuwaError).kind).toBe('MemberAccessError');
+    expect((caught as NuwaError).message).toBe('the object has no key "aple": did you mean `apple`? (its keys: apple, pear): give GET a default for a missing key, e.g. GET(obj, key, 0)');
+    expect([(caught as NuwaError).line, (caught as NuwaError).column]).toEqual([3, 7]);
+    expect(() => call('GET', o({}), 'x')).toThrow(/\(its keys: none\)/);
+  });
+
+  it('refuses a non-object, and a key that is not a string', () => {
+    argumentError('GET', [[1, 2], 0], /^GET reads an entry of an object, got list of 2 items: for an item of a list write list\[index\]/);
+    argumentError('GET', ['abc', 'a'], /^GET expects an object first, got string "abc"/);
+    argumentError('GET', [null, 'a', 1], /^GET expects an object first, got null/);
+    argumentError('GET', [o({ 1: 'x' }), 1], /^GET expects a string key second, got number 1/);
+  });
+});
+
+describe('SET', () => {
+  it('makes a new object with the entry set, leaving the original unchanged', () => {
+    const original = value(o({ a: 1, b: 2 }));
+    const out = BUILTINS.get('SET')!.call([original, 'a', 5], host(), at);
+    expect(toJson(out)).toEqual({ a: 5, b: 2 });
+    expect(toJson(original)).toEqual({ a: 1, b: 2 });
+    expect(out).not.toBe(original);
+    // an existing key keeps its place; a new one comes last
+    expect(Object.keys(call('SET', o({ a: 1, b: 2 }), 'a', 0) as object)).toEqual(['a', 'b']);
+    expect(call('SET', o({ a: 1 }), 'c', [1, null])).toEqual({ a: 1, c: [1, null] });
+    expect(call('SET', o({}), 'n', null)).toEqual({ n: null });
+  });
+
+  it('treats keys as data: __proto__ and constructor are set as entries', () => {
+    const out = BUILTINS.get('SET')!.call([BUILTINS.get('SET')!.call([value(o({})), '__proto__', 1], host(), at), 'constructor', 2], host(), at) as Map<string, Value>;
+    expect([...out]).toEqual([['__proto__', 1], ['constructor', 2]]);
+    expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+  });
+
+  it('counts by a key held in a variable, as LANGUAGE.md §8 shows', () => {
+    let counts: Value = value(o({}));
+    const get = BUILTINS.get('GET')!;
+    const set = BUILTINS.get('SET')!;
+    for (const label of ['a', 'b', 'a']) counts = set.call([counts, label, (get.call([counts, label, 0], host(), at) as number) + 1], host(), at);
+    expect(toJson(counts)).toEqual({ a: 2, b: 1 });
+  });
+
+  it('refuses a non-object, and a key that is not a string', () => {
+    argumentError('SET', [[1], 0, 2], /^SET sets an entry of an object, got list of 1 item: to change a list build a new one/);
+    argumentError('SET', [5, 'a', 1], /^SET expects an object first, got number 5/);
+    argumentError('SET', [o({}), null, 1], /^SET expects a string key second, got null/);
+  });
+});
+
 describe('limits on what built-ins build', () => {
   const small: ValueLimits = { maxValueSize: 10, maxStringLength: 20 };
 
@@ -475,6 +597,11 @@ describe('limits on what built-ins build', () => {
     limitError('SPLIT', ['a,a,a,a,a,a,a,a,a,a,a', ','], /the list would hold 11 items and entries/);
     limitError('APPEND', [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0], /the list would hold 11 items/);
     limitError('APPEND', [[1, 2, 3, 4, 5], [1, 2, 3, 4, 5]], /the list would hold 11 items/);
+  });
+
+  it('refuses objects over the limits from SET', () => {
+    limitError('SET', [o({ a: [1, 2, 3, 4, 5] }), 'b', [1, 2, 3, 4]], /the object would hold 11 items and entries/);
+    limitError('SET', [o({ a: 'x'.repeat(15) }), 'b', 'y'.repeat(4)], /the strings in the object would add up to 21 characters/);
   });
 
   it('build exactly up to the limits', () => {

@@ -5,6 +5,7 @@
 // No assertion is on elapsed time: the ~50 ms reaction is measured in the benchmark notes, not here.
 import { describe, expect, it } from 'vitest';
 import { parse } from '../../../src/syntax/parse.js';
+import { Interpreter } from '../../../src/api/interpreter.js';
 import { failure, setup, tool } from '../../support/harness.js';
 
 const ENDLESS = 'LET n = 0\nFOR a IN RANGE(1000000) DO\n  FOR b IN RANGE(1000000) DO\n    LET n = n + 1\n  END\nEND';
@@ -68,6 +69,40 @@ describe('a CALL-free loop', () => {
     expect(printed).toEqual([String(10_000 * (29 * 30) / 2)]);
     // LET, FOR, then per outer iteration: the iteration, LET, the inner FOR, 2 per inner iteration and 10,000 LETs; PRINT
     expect(result.stats.steps).toBe(1 + 1 + 30 * (1 + 1 + 1 + 20_000 * 2 + 10_000) + 1);
+  }, 30_000);
+});
+
+describe('a list comprehension without CALL', () => {
+  // One statement whose comprehension would run for minutes: it gives turns between elements.
+  const ENDLESS_COMPREHENSION = 'LET r = RANGE(1000000)\nLET n = 0\nLET a = [SUM([y FOR y IN r]) FOR x IN r]';
+
+  it('is stopped by the host AbortSignal while it runs, nested or not', async () => {
+    const nested = 'LET r = RANGE(1000000)\nPRINT("go")\nPRINT(LEN([LEN([y FOR y IN r IF y >= 0]) FOR x IN r]) + 1)';
+    for (const source of [ENDLESS_COMPREHENSION.replace('LET n = 0', 'PRINT("go")'), nested]) {
+      // The signal is aborted once the comprehension's statement has begun: the PRINT before it starts the clock.
+      const controller = new AbortController();
+      const interpreter = new Interpreter(undefined, { limits: BOUND, print: () => void setTimeout(() => controller.abort(), 20) });
+      const error = await failure(interpreter.run(source, { signal: controller.signal }));
+      expect(error.kind).toBe('AbortedError');
+      expect(error.line).toBe(3);
+    }
+  }, 30_000);
+
+  it('is stopped by timeoutMs', async () => {
+    const { interpreter } = setup([], { limits: { ...BOUND, timeoutMs: 100 } });
+    const error = await failure(interpreter.run(ENDLESS_COMPREHENSION));
+    expect(error.kind).toBe('LimitExceededError');
+    expect(error.message).toMatch(/timeoutMs \(100 ms\)/);
+  }, 30_000);
+
+  it('computes the same result whether or not it gave turns on the way', async () => {
+    const { interpreter, printed } = setup([], { limits: BOUND });
+    const source = 'LET r = RANGE(3000)\nLET sums = [SUM([x * y FOR y IN r IF y % 2 == 0]) FOR x IN RANGE(300)]\nPRINT(SUM(sums))';
+    const result = await interpreter.run(source);
+    // Σx · Σ(even y < 3000) = (299·300/2) · (2 · 1499·1500/2)
+    expect(printed).toEqual([String(((299 * 300) / 2) * 1499 * 1500)]);
+    // 2 LETs, PRINT, the outer elements, and the inner elements of each
+    expect(result.stats.steps).toBe(3 + 300 + 300 * 3000);
   }, 30_000);
 });
 

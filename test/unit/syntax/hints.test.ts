@@ -55,6 +55,9 @@ describe('nameHint', () => {
     expect(methodCallHint('s', 'split')).toBe('there are no methods: write SPLIT(s, ...)');
     expect(methodCallHint('items', 'length')).toBe('there are no methods: write LEN(items)');
     expect(methodCallHint('items', 'push')).toBe('there are no methods: write LET items = APPEND(items, ...)');
+    expect(methodCallHint('counts', 'get')).toBe('there are no methods: write GET(counts, ...)');
+    expect(methodCallHint('counts', 'set')).toBe('there are no methods: write LET counts = SET(counts, key, value)');
+    expect(methodCallHint('prices', 'sum')).toBe('there are no methods: write SUM(prices)');
     expect(methodCallHint('x', 'frobnicate')).toMatch(/^there are no methods: call a built-in function/);
   });
 

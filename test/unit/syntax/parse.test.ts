@@ -50,6 +50,8 @@ function sexpr(node: A.Expression): string {
       return `([] ${sexpr(node.object)} ${sexpr(node.index)})`;
     case 'List':
       return `[${node.elements.map(sexpr).join(' ')}]`;
+    case 'Comprehension':
+      return `[${sexpr(node.element)} FOR ${node.variable} IN ${sexpr(node.iterable)}${node.condition ? ` IF ${sexpr(node.condition)}` : ''}]`;
     case 'Object':
       return `{${node.properties.map((p) => `${JSON.stringify(p.key)}: ${sexpr(p.value)}`).join(', ')}}`;
     case 'FunctionCall':
@@ -254,6 +256,27 @@ describe('parse: expressions and their positions', () => {
     expect(shape('[[1], [[]]]')).toBe('[[1] [[]]]');
   });
 
+  it('parses a list comprehension at its `[`, with and without IF, nested, and across lines', () => {
+    const node = expression('[p.name FOR p IN products IF p.price > 100]') as A.ComprehensionExpression;
+    expect(node).toMatchObject({ type: 'Comprehension', variable: 'p', line: 1, column: 1, hasCall: false });
+    expect([node.element.column, node.iterable.column, node.condition!.column]).toEqual([4, 18, 38]);
+    expect(childrenOf(node)).toEqual([node.element, node.iterable, node.condition]);
+    expect(shape('[x * 2 FOR x IN xs]')).toBe('[(* x 2) FOR x IN xs]');
+    expect(childrenOf(expression('[x FOR x IN xs]'))).toHaveLength(2);
+    expect(shape('[[i * j FOR j IN xs] FOR i IN RANGE(3) IF i != 1]')).toBe('[[(* i j) FOR j IN xs] FOR i IN RANGE(3) IF (!= i 1)]');
+    expect(shape('[x FOR x IN [a FOR a IN b]]')).toBe('[x FOR x IN [a FOR a IN b]]');
+    expect(shape('[\n  x\n  FOR x\n  IN xs\n  IF x\n]')).toBe('[x FOR x IN xs IF x]');
+    // A comprehension may stand wherever an expression may: indexed, as an argument, in an operation.
+    expect(shape('LEN([x FOR x IN xs])[0] + 1')).toBe('(+ ([] LEN([x FOR x IN xs]) 0) 1)');
+  });
+
+  it('parses a comprehension inside blocks: its FOR and IF need no END', () => {
+    const program = parse('FOR i IN xs DO\n  IF [x FOR x IN i IF x > 0] == [] THEN\n    PRINT([y FOR y IN i])\n  END\nEND');
+    expect(program.body).toHaveLength(1);
+    const loop = program.body[0] as A.ForStatement;
+    expect((loop.body[0] as A.IfStatement).condition.type).toBe('Binary');
+  });
+
   it('parses object literals with identifier and string keys and a trailing comma', () => {
     const object = expression('{ name: "x", "first-name": 1, "": 2, }') as A.ObjectExpression;
     expect(object).toMatchObject({ type: 'Object', line: 1, column: 1, hasCall: false });
@@ -385,6 +408,15 @@ describe('parse: hasCall', () => {
     expect([node.hasCall, node.condition.hasCall, node.consequent[0]!.hasCall, node.alternate![0]!.hasCall]).toEqual([true, false, false, true]);
   });
 
+  it('marks a comprehension by its element, list and condition', () => {
+    const node = expression('[CALL price { s: s } FOR s IN xs]') as A.ComprehensionExpression;
+    expect([node.hasCall, node.element.hasCall, node.iterable.hasCall]).toEqual([true, true, false]);
+    expect(expression('[s FOR s IN CALL list {}]').hasCall).toBe(true);
+    expect(expression('[s FOR s IN xs IF CALL ok { s: s }]').hasCall).toBe(true);
+    expect(expression('[s FOR s IN xs IF s > 1]').hasCall).toBe(false);
+    checkHasCall(parse('LET a = [[CALL t {} FOR j IN i] FOR i IN xs IF i != 0]'));
+  });
+
   it('marks an index whose index contains a CALL, not its object', () => {
     const node = expression('a[CALL t {}]') as A.IndexExpression;
     expect([node.hasCall, node.object.hasCall, node.index.hasCall]).toEqual([true, false, true]);
@@ -465,6 +497,36 @@ describe('parse: syntax errors', () => {
   it('hints that keywords are uppercase for lowercase `if` and `for`', () => {
     expect(syntaxFailure('if x THEN END').message).toMatch(/keywords are uppercase: write `IF`/);
     expect(syntaxFailure('for x IN y DO END').message).toMatch(/keywords are uppercase: write `FOR`/);
+  });
+
+  it('reports a comprehension written with two FORs or two IFs once, and the rest of the script', () => {
+    const error = syntaxFailure('LET a = [x FOR x IN xs FOR y IN ys]\nLET b = [x FOR x IN xs IF x > 1 IF x < 5]\nLET c = ');
+    expect(error.errors!.map((e) => [e.line, e.column, e.message.slice(0, 40)])).toEqual([
+      [1, 24, 'a list comprehension has one FOR: nest t'],
+      [2, 33, 'a list comprehension has one IF: join th'],
+      [3, 8, 'expected an expression (a value, a name,'],
+    ]);
+  });
+
+  it('hints that keywords are uppercase in a comprehension written in lowercase, once per word', () => {
+    const error = syntaxFailure('LET a = [x for x in xs if x > 1]');
+    expect(error.errors!.map((e) => [e.column, e.message])).toEqual([
+      [12, 'keywords are uppercase: write `FOR`'],
+      [18, 'keywords are uppercase: write `IN`'],
+      [24, 'keywords are uppercase: write `IF`'],
+    ]);
+  });
+
+  it('says what a comprehension expects after FOR', () => {
+    const first = (source: string) => syntaxFailure(source).errors![0]!.message;
+    expect(first('LET a = [x FOR 1 IN xs]')).toBe('expected a variable name after FOR ([expression FOR x IN list]) but found `1`');
+    expect(first('LET a = [x FOR x OF xs]')).toBe('expected IN after the variable ([expression FOR x IN list]) but found `OF`');
+    expect(first('LET a = [FOR x IN xs]')).toBe('a list comprehension starts with the value to make of each item: [x * 2 FOR x IN xs]');
+  });
+
+  it('leaves the FOR after a forgotten `]` a FOR loop: only the bracket is reported', () => {
+    const error = syntaxFailure('LET a = [1, 2\nFOR i IN a DO\n  PRINT(i)\nEND');
+    expect(error.errors!.map((e) => [e.line, e.column, e.message])).toEqual([[2, 1, 'expected `]` but found `FOR`']]);
   });
 
   it('hints at ELSE IF for ELSEIF', () => {

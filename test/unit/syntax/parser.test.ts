@@ -14,7 +14,12 @@ describe('parseTokens', () => {
   });
 
   it('returns no statements for no tokens', () => {
-    expect(parseTokens([])).toEqual({ body: [], problems: [], notes: [] });
+    expect(parseTokens([])).toEqual({ body: [], comprehensions: 0, problems: [], notes: [] });
+  });
+
+  it('counts the list comprehensions it builds, nested and staged ones too', () => {
+    expect(parseTokens(tokenize('LET a = [[x FOR x IN y] FOR y IN z]\nPRINT([1, 2])').tokens).comprehensions).toBe(2);
+    expect(parseTokens(tokenize('LET a = [1]').tokens).comprehensions).toBe(0);
   });
 
   it('reports a leftover token and resumes after it', () => {

@@ -29,6 +29,7 @@ const expression: fc.Arbitrary<string> = fc.letrec<{ e: string }>((tie) => ({
     fc.tuple(fc.constantFrom('-', 'NOT '), tie('e')).map(([op, e]) => `${op}${e}`),
     tie('e').map((e) => `(${e})`),
     fc.array(tie('e'), { maxLength: 3 }).map((es) => `[${es.join(', ')}]`),
+    fc.tuple(tie('e'), name, tie('e'), fc.option(tie('e'))).map(([e, n, l, c]) => `[${e} FOR ${n} IN ${l}${c === null ? '' : ` IF ${c}`}]`),
     fc.array(fc.tuple(name, tie('e')), { maxLength: 3 }).map((ps) => `{ ${[...new Map(ps)].map(([k, v]) => `${k}: ${v}`).join(', ')} }`),
     fc.array(tie('e'), { maxLength: 3 }).map((es) => `LEN(${es.join(', ')})`),
     fc.tuple(tie('e'), tie('e')).map(([o, i]) => `(${o})[${i}]`),
@@ -102,6 +103,7 @@ const DEEP: Array<[string, string, string]> = [
   ['IF blocks', `${'IF true THEN\n'.repeat(n - 1)}PRINT("in")\n${'END\n'.repeat(n - 1)}`, 'in'],
   ['ELSE blocks', `${'IF false THEN\nELSE\n'.repeat(n - 1)}PRINT("else")\n${'END\n'.repeat(n - 1)}`, 'else'],
   ['FOR blocks', `${'FOR i IN [1] DO\n'.repeat(n - 1)}PRINT(i)\n${'END\n'.repeat(n - 1)}`, '1'],
+  ['list comprehensions', `LET x = ${'['.repeat(n - 1)}7${' FOR i IN [1]]'.repeat(n - 1)}\nPRINT(LEN(x))`, '1'],
   ['CALL arguments', `PRINT(${'CALL echo { value: '.repeat(n - 1)}5${' }'.repeat(n - 1)})`, '5'],
   // 500 blocks (IF and FOR by turns) around PRINT(LEN([LEN([... 1 ...])])): 1,000 levels in all
   ['a mix of everything', `${'IF true THEN\nFOR i IN [1] DO\n'.repeat(n / 4)}PRINT(${'LEN([{ a: '.repeat(166)}1${' }])'.repeat(166)})\n${'END\nEND\n'.repeat(n / 4)}`, '1'],

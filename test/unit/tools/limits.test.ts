@@ -18,6 +18,7 @@ describe('resolveLimits', () => {
       maxValueSize: 1_000_000,
       maxStringLength: 10_000_000,
       maxCallDepth: 32,
+      maxConcurrentCalls: 8,
     });
     expect(Object.isFrozen(DEFAULT_LIMITS)).toBe(true);
   });
