@@ -24,6 +24,8 @@ export interface DurableRunSettings {
   elapsedMs: number;
   /** Overrides the interpreter's `onApproval: 'pause'` (an integration whose runs always wait). */
   pauseForApproval?: boolean;
+  /** Overrides the interpreter's `maxConcurrentCalls` (an engine that replays calls in the order they start). */
+  maxConcurrentCalls?: number;
 }
 
 /** How a run of a script ended (Interpreter.runScript). */

@@ -68,7 +68,7 @@ export class Interpreter {
     const run = new Run({
       registry: this.registry,
       session: this.session,
-      limits: resolveLimits(this.options.limits),
+      limits: resolveLimits(durable?.maxConcurrentCalls === undefined ? this.options.limits : { ...this.options.limits, maxConcurrentCalls: durable.maxConcurrentCalls }),
       print: this.options.print ?? (() => {}), // quiet by default: the lines are in result.output
       approve: this.options.approve,
       ask: this.options.ask,
@@ -154,13 +154,20 @@ export class Interpreter {
   /**
    * Runs a script with a journal of an integration's own (tools/journal.ts): how a durable engine
    * records and replays a run's calls its own way (nuwa-script/dbos makes each call a DBOS step).
-   * Hosts use start, resume and recover; this is for integrations. `onApproval` overrides the
-   * interpreter's own for this run (`'pause'`: a call that needs approval and that no approve hook
-   * decides waits for a decision, as a durable engine's runs do).
+   * Hosts use start, resume and recover; this is for integrations. Two options override the
+   * interpreter's own for this run: `onApproval` (`'pause'`: a call that needs approval and that no
+   * approve hook decides waits for a decision, as a durable engine's runs do), and
+   * `maxConcurrentCalls` (1 for an engine that replays calls by the order they start in).
    */
-  async runWithJournal(source: string, journal: CallJournal, options: RunOptions & { runId: string; elapsedMs?: number; onApproval?: 'deny' | 'pause' }): Promise<JournaledOutcome> {
-    const { runId, elapsedMs = 0, onApproval, ...runOptions } = options;
-    const ended = await this.runScript(source, runOptions, { runId, journal, elapsedMs, ...(onApproval !== undefined && { pauseForApproval: onApproval === 'pause' }) });
+  async runWithJournal(source: string, journal: CallJournal, options: RunOptions & { runId: string; elapsedMs?: number; onApproval?: 'deny' | 'pause'; maxConcurrentCalls?: number }): Promise<JournaledOutcome> {
+    const { runId, elapsedMs = 0, onApproval, maxConcurrentCalls, ...runOptions } = options;
+    const ended = await this.runScript(source, runOptions, {
+      runId,
+      journal,
+      elapsedMs,
+      ...(onApproval !== undefined && { pauseForApproval: onApproval === 'pause' }),
+      ...(maxConcurrentCalls !== undefined && { maxConcurrentCalls }),
+    });
     if (ended.ok) return { status: 'completed', result: ended.result };
     if (ended.paused) return { status: 'paused', pending: [...journal.pending], stats: ended.stats, state: ended.state };
     return { status: 'failed', error: ended.error, stats: ended.stats };

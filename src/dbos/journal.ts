@@ -41,9 +41,10 @@ import {
 } from './record.js';
 import type { StartedCalls } from './started-calls.js';
 
-/** A tool step running in this execution: the calls it paused at. */
+/** A tool step running in this execution: the calls it paused at, and the calls the tool made that ended. */
 interface ActiveStep {
   pauses: PendingCall[];
+  nested: RecordedCall[];
 }
 
 /** What one pass of the script starts from: what the passes before it did in this execution. */
@@ -240,11 +241,21 @@ export class DbosJournal implements CallJournal {
   finished(callId: string, outcome: CallOutcome): void {
     // A call that paused (an uncertain one) ended by pausing: it is made when it is decided.
     if (this.inner.pending.some((pending) => pending.callId === callId)) return;
+    const before = this.inner.log.length;
     this.inner.finished(callId, outcome);
+    this.keptInStep(before);
   }
 
   settled(callId: string, toolName: string, args: JsonObject, outcome: CallOutcome): void {
+    const before = this.inner.log.length;
     this.inner.settled(callId, toolName, args, outcome);
+    this.keptInStep(before);
+  }
+
+  /** A call that ended inside a tool's step (the tool's own call, question or completion) is kept in the step's record. */
+  private keptInStep(before: number): void {
+    if (this.inner.log.length === before || !DBOS.isInStep()) return;
+    this.execution.activeSteps.get(DBOS.stepID!)?.nested.push(...this.inner.log.slice(before));
   }
 
   pause(pending: PendingCall): NuwaError {
@@ -276,9 +287,8 @@ export class DbosJournal implements CallJournal {
         const stepId = DBOS.stepID!;
         const here: { threw?: { error: unknown } } = {};
         ranHere = here;
-        const active: ActiveStep = { pauses: [] };
+        const active: ActiveStep = { pauses: [], nested: [] };
         execution.activeSteps.set(stepId, active);
-        const logStart = this.inner.log.length;
         const startedAt = Date.now();
         let outcome: StepOutcome;
         try {
@@ -300,7 +310,7 @@ export class DbosJournal implements CallJournal {
         }
         // Calls this invocation paused at (its own, a question, a call of the tool's): it is made again once decided.
         if (active.pauses.length > 0) outcome = { paused: active.pauses };
-        return { callId, toolName: tool.name, args: recordedArgs, outcome, nested: this.inner.log.slice(logStart), startedAt, endedAt: Date.now() };
+        return { callId, toolName: tool.name, args: recordedArgs, outcome, nested: active.nested, startedAt, endedAt: Date.now() };
       },
       { name: callStepName(callId, tool.name, args) },
     );

@@ -210,6 +210,9 @@ class Helpers implements NuwaDbos {
       systemDatabaseUrl: this.settings.systemDatabaseUrl,
       ...(this.settings.application !== undefined && { applicationName: this.settings.application }),
       systemDatabasePoolSize: 4,
+      // The client holds no transaction open: no guard to set on each of its connections (setting it
+      // races the first query, which pg reports as a DeprecationWarning).
+      systemDatabaseIdleTransactionTimeoutMs: 0,
     }).catch((error: unknown) => {
       this.clientPromise = undefined;
       throw typeError(`nuwaDbos: cannot reach the DBOS system database: ${describeThrown(error)}`);

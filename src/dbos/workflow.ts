@@ -14,7 +14,7 @@ import type { StartedCalls } from './started-calls.js';
 
 /** What the workflow needs of an Interpreter. */
 export interface RunsScripts {
-  runWithJournal(source: string, journal: CallJournal, options: RunOptions & { runId: string; elapsedMs?: number; onApproval?: 'deny' | 'pause' }): Promise<JournaledOutcome>;
+  runWithJournal(source: string, journal: CallJournal, options: RunOptions & { runId: string; elapsedMs?: number; onApproval?: 'deny' | 'pause'; maxConcurrentCalls?: number }): Promise<JournaledOutcome>;
 }
 
 export interface WorkflowSettings {
@@ -51,6 +51,9 @@ export async function runScriptWorkflow(settings: WorkflowSettings, input: RunIn
         signal: execution.signal,
         elapsedMs,
         onApproval: 'pause',
+        // DBOS replays a workflow's steps by the order they started in: calls are made one at a
+        // time, so that the order is the same in every execution.
+        maxConcurrentCalls: 1,
       });
       await execution.settleNow();
       const stopped = execution.stopped;

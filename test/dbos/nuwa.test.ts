@@ -77,7 +77,7 @@ describe('a run on DBOS', () => {
     expect(outcome.result.variables).toEqual(local.variables);
     expect(outcome.worker).toBe('runs-worker');
     expect(outcome.checkpoint).toMatchObject({ version: 1, runId, status: 'completed', source, variables, pending: [] });
-    expect(outcome.checkpoint.log.map((call) => call.callId)).toEqual(['3:15/0', '3:15/1', '3:15/2']);
+    expect(outcome.checkpoint.log.map((call) => call.callId)).toEqual(['3:14/0', '3:14/1', '3:14/2']);
     expect(calls(runId)).toEqual(['read_item:1', 'read_item:2', 'read_item:3']);
     expect(await nuwa.status(runId)).toMatchObject({ status: 'completed', runId, result: { output: local.output } });
   });
