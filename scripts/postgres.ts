@@ -9,7 +9,7 @@ try {
   const server = await startPostgres();
   const base = server.url.replace(/\/postgres$/, '');
   console.log(`Postgres ${server.version} is listening on 127.0.0.1:${server.port} (Ctrl-C stops it and deletes its data). In other terminals:`);
-  console.log(`  export NUWA_STORE_URL=${base}/postgres`);
+  console.log(`  export DATABASE_URL=${base}/postgres`);
   console.log(`  export NUWA_DBOS_URL=${base}/nuwa_dbos`);
   const stop = () => {
     void server.stop().then(() => process.exit(0));

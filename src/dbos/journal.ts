@@ -21,24 +21,11 @@ import { getExecutor } from '@dbos-inc/dbos-sdk/internal/dbos';
 import { isNuwaError, NuwaError, type Position } from '../errors.js';
 import type { JsonObject } from '../values/json.js';
 import { copyJson } from '../values/values.js';
-import { describeThrown, thenOf } from '../util/foreign.js';
+import { describeThrown } from '../util/foreign.js';
 import { confirmOf, type RegisteredTool } from '../tools/build.js';
 import { safeToRepeat, type CallJournal, type CallOutcome, type Decision, type PendingCall, type RecordedCall } from '../tools/journal.js';
 import { RunJournal } from '../api/journal.js';
-import {
-  answerOutcome,
-  argumentsHash,
-  callStepName,
-  NOW_STEP,
-  notJsonStandIn,
-  readRecord,
-  rethrown,
-  thrownRecord,
-  UNBOUNDED,
-  type CallStep,
-  type RunRecord,
-  type StepOutcome,
-} from './record.js';
+import { argumentsHash, callStepName, invocationOf, NOW_STEP, readRecord, recordedAnswer, thrownRecord, UNBOUNDED, type CallStep, type RunRecord, type StepOutcome } from './record.js';
 import type { StartedCalls } from './started-calls.js';
 
 /** A tool step running in this execution: the calls it paused at, and the calls the tool made that ended. */
@@ -301,7 +288,7 @@ export class DbosJournal implements CallJournal {
             this.pause(this.uncertainCall(callId, tool, recordedArgs));
             outcome = { paused: [] };
           } else {
-            const answer = await answerOf(invoke);
+            const answer = await invocationOf(invoke);
             if ('threw' in answer) here.threw = { error: answer.threw };
             outcome = 'threw' in answer ? { thrown: thrownRecord(answer.threw) } : answer.outcome;
           }
@@ -342,9 +329,8 @@ export class DbosJournal implements CallJournal {
       if ('paused' in outcome) for (const pending of outcome.paused) this.pause(pending);
     }
     if ('paused' in outcome) throw new NuwaError('AbortedError', `the run paused at call ${outcome.paused[0]?.callId ?? step.callId}`);
-    if ('value' in outcome) return outcome.value;
-    if ('notJson' in outcome) return notJsonStandIn(outcome.notJson);
-    throw ranHere?.threw !== undefined ? ranHere.threw.error : rethrown(outcome.thrown);
+    if ('thrown' in outcome && ranHere?.threw !== undefined) throw ranHere.threw.error;
+    return recordedAnswer(outcome);
   }
 
   /** The pending entry of a call that may have happened: a person decides whether to make it again. */
@@ -354,30 +340,12 @@ export class DbosJournal implements CallJournal {
   }
 }
 
-/** What the tool did, read once: its answer as a step outcome, or what it threw. */
-async function answerOf(invoke: () => unknown): Promise<{ outcome: StepOutcome } | { threw: unknown }> {
-  let raw: unknown;
-  try {
-    raw = invoke();
-    const then = thenOf(raw);
-    if (then !== undefined) {
-      const promised = raw;
-      raw = await new Promise<unknown>((resolve, reject) => {
-        Reflect.apply(then, promised, [resolve, reject]);
-      });
-    }
-  } catch (error) {
-    return { threw: error };
-  }
-  return { outcome: answerOutcome(raw) };
-}
-
 function markKey(stepId: number, callId: string): string {
   return `${stepId} ${callId}`;
 }
 
-/** DBOS found another step recorded where the run now makes this one. */
-function divergence(error: InstanceType<typeof DBOSErrors.DBOSUnexpectedStepError>): NuwaError {
+/** DBOS found another step recorded where the run now makes this one: a ReplayError naming both. */
+export function divergence(error: InstanceType<typeof DBOSErrors.DBOSUnexpectedStepError>): NuwaError {
   const recorded = /function (.*) was recorded when/.exec(error.message)?.[1] ?? 'another step';
   return new NuwaError(
     'ReplayError',

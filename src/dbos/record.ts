@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type { StepInfo } from '@dbos-inc/dbos-sdk/internal/workflow';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { copyJson } from '../values/values.js';
-import { describeThrown } from '../util/foreign.js';
+import { describeThrown, thenOf } from '../util/foreign.js';
 import { asToolFailure, ToolFailure } from '../tools/envelope.js';
 import type { PendingCall, RecordedCall } from '../tools/journal.js';
 import { canonicalJson } from '../api/checkpoint.js';
@@ -102,6 +102,38 @@ export function answerOutcome(raw: unknown): StepOutcome {
   } catch (error) {
     return { notJson: describeThrown(error) };
   }
+}
+
+/**
+ * Invokes the tool and reads what it did, once: its answer (awaited when it is a promise) as a step
+ * outcome, or what it threw (kept as it was: the call path reads it, and the step records it).
+ */
+export async function invocationOf(invoke: () => unknown): Promise<{ outcome: StepOutcome } | { threw: unknown }> {
+  let raw: unknown;
+  try {
+    raw = invoke();
+    const then = thenOf(raw);
+    if (then !== undefined) {
+      const promised = raw;
+      raw = await new Promise<unknown>((resolve, reject) => {
+        Reflect.apply(then, promised, [resolve, reject]);
+      });
+    }
+  } catch (error) {
+    return { threw: error };
+  }
+  return { outcome: answerOutcome(raw) };
+}
+
+/**
+ * What the call path gets for an answer as recorded: the value, a stand-in that is not JSON for the
+ * same reason, or the same failure thrown. The call path then checks it as it checks any answer, so
+ * a replayed call ends as the call did.
+ */
+export function recordedAnswer(outcome: Exclude<StepOutcome, { paused: PendingCall[] }>): unknown {
+  if ('value' in outcome) return outcome.value;
+  if ('notJson' in outcome) return notJsonStandIn(outcome.notJson);
+  throw rethrown(outcome.thrown);
 }
 
 function jsonOrUndefined(value: unknown): JsonValue | undefined {

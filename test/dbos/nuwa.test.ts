@@ -187,6 +187,12 @@ describe('options', () => {
     expect(error.message).toMatch(message);
   });
 
+  it('a process registers the workflow once: a second worker set-up is refused', () => {
+    const worker = { createInterpreter: () => new Interpreter(), queue: { name: 'once', concurrency: 1 }, systemDatabaseUrl: url, takeover: false as const };
+    nuwaDbos(worker); // this process never launches DBOS: the registration stays unused
+    expect(thrownBy(() => nuwaDbos(worker), NuwaError).message).toBe('nuwaDbos(...) was already called in this process: call it once, and share what it returns');
+  });
+
   it('enqueue refuses bad input before anything reaches the database', async () => {
     await expect(nuwa.enqueue(42 as never)).rejects.toThrow(/the source must be script text/);
     await expect(nuwa.enqueue('PRINT(1)', { runId: '../x' })).rejects.toThrow(/runId must be/);

@@ -40,9 +40,13 @@ export interface Worker {
   exited: Promise<{ status: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts a worker process of test/dbos/fixtures (`worker.ts`, or `nuwa-worker.ts` for Nuwa runs) and waits until it is ready. */
-export async function startWorker(settings: WorkerSettings | NuwaWorkerSettings, fixture: 'worker.ts' | 'nuwa-worker.ts' = 'worker.ts'): Promise<Worker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(fixtures, fixture)], {
+/**
+ * Starts a worker process and waits until it is ready: a fixture of test/dbos/fixtures (`worker.ts`,
+ * or `nuwa-worker.ts` for Nuwa runs), or another program given by its path from the repository.
+ */
+export async function startWorker(settings: WorkerSettings | NuwaWorkerSettings, fixture: string = 'worker.ts'): Promise<Worker> {
+  const program = fixture.includes('/') ? path.join(root, fixture) : path.join(fixtures, fixture);
+  const child = spawn(process.execPath, ['--import', 'tsx', program], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NUWA_DBOS_WORKER: JSON.stringify(settings) },
