@@ -280,10 +280,10 @@ export class DbosJournal implements CallJournal {
         let outcome: StepOutcome;
         try {
           await execution.settleNow();
-          const begun = mayRepeat ? true : await execution.startedCalls.begin(execution.runId, stepId, callId).catch((error: unknown) => error as Error);
-          if (begun instanceof Error) {
-            outcome = { thrown: { message: `the worker could not record that the call began, so it did not make it: ${describeThrown(begun)}` } };
-          } else if (!begun) {
+          const begun = mayRepeat ? { fresh: true } : await execution.startedCalls.begin(execution.runId, stepId, callId).then((fresh) => ({ fresh }), (error: unknown) => ({ error }));
+          if ('error' in begun) {
+            outcome = { thrown: { message: `the worker could not record that the call began, so it did not make it: ${describeThrown(begun.error)}` } };
+          } else if (!begun.fresh) {
             // A previous attempt of this very step began the call and did not live to record its end.
             this.pause(this.uncertainCall(callId, tool, recordedArgs));
             outcome = { paused: [] };

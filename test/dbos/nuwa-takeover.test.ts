@@ -89,6 +89,8 @@ beforeAll(async () => {
   const hung = () => [effects(file, runs.reading, 'start'), effects(file, runs.writing, 'start'), effects(file, runs.denied, 'start'), effects(file, runs.diverging, 'start')].flat();
   expect(await waitFor(() => ['read_item:1 victim', 'write_item:2 victim', 'write_item:7 victim', 'read_item:3 victim'].every((call) => hung().includes(call)))).toBe(true);
 
+  expect(await nuwa.status(runs.reading)).toEqual({ status: 'running', runId: runs.reading, worker: 'victim' });
+
   survivor = await worker(application, 'survivor', file, { toolVersion: 2 });
   victim.child.kill('SIGKILL');
   const takeover = await survivor.waitFor((event) => event.type === 'takeover' && event.executorId === 'victim');

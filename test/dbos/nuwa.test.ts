@@ -2,7 +2,8 @@
 // process: this test process is the other side, a process that never launches DBOS and only enqueues,
 // decides and reads runs through the helpers. A run completes as interpreter.run would; a write waits
 // for a decision sent from this process (approved: made once; denied: ToolDeniedError; none in time:
-// denied); a tool's question is answered through decide; the statuses a run goes through.
+// denied); a tool's question is answered through decide; the statuses a run goes through (`running`
+// is seen in nuwa-takeover.test.ts, where a worker hangs in a call).
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -141,7 +142,7 @@ describe('a run on DBOS', () => {
     await expect(nuwa.decide(runId, '1:13', true)).rejects.toThrow(/does not wait at call 1:13 \(it is failed\)/);
   });
 
-  it('a status goes queued, running, paused, running, completed; an unknown run has none', async () => {
+  it('a status goes queued (the queue full), paused, completed; the inbox lists runs by status; an unknown run has none', async () => {
     // The queue runs four at once: four runs that wait keep a fifth queued.
     const blockers = await Promise.all([1, 2, 3, 4].map((n) => nuwa.enqueue(`LET w = CALL write_item { id: ${100 + n}, value: "b" }`, { runId: `block-${n}-${randomUUID()}` })));
     await Promise.all(blockers.map((runId) => statusWhen(runId, (status) => status?.status === 'paused')));
