@@ -7,7 +7,7 @@
 //
 // Where a run must wait for a person (an approval, a question, an uncertain write), it pauses as a
 // durable run does (api/durable.ts): the pass of the script ends, the workflow waits in DBOS.recv for
-// the decisions (nuwa.ts), and the script runs again from its start in the same workflow, the calls of
+// the decisions (workflow.ts), and the script runs again from its start in the same workflow, the calls of
 // the earlier passes answered from this execution's own memory (api/journal.ts's RunJournal) and the
 // decisions applied. One DbosExecution lives as long as one execution of the workflow (a worker taking
 // the run up); each pass has its DbosJournal around a RunJournal.
