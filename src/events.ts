@@ -61,6 +61,8 @@ export type NuwaEvent =
   // A resumed durable run answered a call from its record: the tool was not invoked again.
   | (ToolEventBase & { type: 'tool:replayed'; payload: JsonValue | EventError })
   | (EventBase & { type: 'run:paused'; runId: string; pending: PausedAt[] })
+  // A chain of calls (registry.executeChain, sdkwork's executeChain): its nodes and their states.
+  | (EventBase & { type: 'tool:chain:started' | 'tool:chain:completed' | 'tool:chain:failed'; chainId: string; toolId: string; strategy: string; payload: JsonValue })
   | (EventBase & { type: 'run:resumed'; runId: string; decisions: string[] });
 
 export type EventType = NuwaEvent['type'];

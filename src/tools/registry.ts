@@ -6,10 +6,13 @@
 // for its types; execute.ts and createToolContext (detached.ts) hand over to it.
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { describeThrown } from '../util/foreign.js';
+import type { NuwaEvent } from '../events.js';
+import { executeChain, type ChainResult, type ChainStrategy, type ToolChain } from './chain.js';
 import { buildTool, checkName, type RegisteredTool, type ToolSpec } from './build.js';
-import { checkExecuteOptions, executeCall, type ExecuteDefaults, type ExecuteOptions, type FunctionCall, type ToolResult } from './execute.js';
+import { callRun, executeCall, readExecuteDefaults, readExecuteOptions, type ExecuteDefaults, type ExecuteOptions, type FunctionCall, type ToolResult } from './execute.js';
 import { fromDefinedTool, fromPlaited, isDefinedTool, type DefinedTool, type PlaitedHandler, type PlaitedSchema } from './forms.js';
 import { exportedName, fromExportedName } from './names.js';
+import { Options } from '../util/options.js';
 import { ToolIndex, type SearchOptions, type SearchResult } from './search.js';
 import { Session } from './session.js';
 import { createDetachedContext } from './detached.js';
@@ -43,6 +46,8 @@ export interface RegistryEvent {
   payload: JsonObject;
 }
 export type RegistryEventType = RegistryEvent['type'];
+/** What `registry.on('tool:chain:...')` listeners receive. */
+export type ChainEvent = Extract<NuwaEvent, { type: 'tool:chain:started' | 'tool:chain:completed' | 'tool:chain:failed' }>;
 export type RegistryListener = (event: RegistryEvent) => void;
 
 /** The Nuwa form's schema: the tool's schema without its name, options allowed. */
@@ -53,6 +58,7 @@ export class ToolRegistry {
   /** A `defineTool` tool's id → the name it is registered under. */
   private readonly ids = new Map<string, string>();
   private readonly listeners = new Map<RegistryEventType, Set<RegistryListener>>();
+  private readonly chainListeners = new Map<ChainEvent['type'], Set<(event: ChainEvent) => void>>();
   /** The options it was made with, less the embedder: the policy and services of `execute` (and of the views over it). */
   readonly executeDefaults: ExecuteDefaults;
   private readonly embedder: Embedder | undefined;
@@ -63,12 +69,9 @@ export class ToolRegistry {
   readonly defaultSession = new Session();
 
   constructor(options: ToolRegistryOptions = {}) {
-    if (options === null || typeof options !== 'object') throw new TypeError('new ToolRegistry(options): options must be an object');
-    const { embedder, ...executeDefaults } = options;
-    checkExecuteOptions(executeDefaults, 'new ToolRegistry(options)');
-    if (embedder !== undefined && typeof embedder !== 'function') throw new TypeError('new ToolRegistry({ embedder }): embedder must be a function (text) => Promise<Float32Array>');
-    this.embedder = embedder;
-    this.executeDefaults = executeDefaults;
+    const given = Options.of('new ToolRegistry(options)', options);
+    this.embedder = given.function<Embedder>('embedder', 'a function (text) => Promise<Float32Array>');
+    this.executeDefaults = readExecuteDefaults(given);
   }
 
   /**
@@ -208,9 +211,27 @@ export class ToolRegistry {
   execute(call: FunctionCall, options?: ExecuteOptions): Promise<ToolResult>;
   execute(name: string, input?: unknown, options?: ExecuteOptions): Promise<ToolResult>;
   execute(callOrName: FunctionCall | string, second?: unknown, third?: ExecuteOptions): Promise<ToolResult> {
-    if (typeof callOrName === 'string') return executeCall(this, this.executeDefaults, callOrName, second, third);
-    const call = callOrName as Partial<FunctionCall> | null | undefined;
-    return executeCall(this, this.executeDefaults, call?.name, call?.arguments, second as ExecuteOptions | undefined);
+    // Whatever it is handed (a Proxy, a getter that throws), the call object is read inside executeCall's guard.
+    if (typeof callOrName === 'string') return executeCall(this, this.executeDefaults, { name: callOrName, input: second }, third);
+    return executeCall(this, this.executeDefaults, { call: callOrName }, second);
+  }
+
+  /**
+   * Runs a chain of calls (sdkwork's executeChain, DURABLE.md §4): `sequential` (each node after the
+   * one before, `{{prev.data...}}`), `parallel` or `dag` (`dependencies`; `{{nodes.<id>.data...}}`),
+   * each node through the one call path, in one run. Resolves to every node's state and result;
+   * never rejects. Emits `tool:chain:started` and `tool:chain:completed` / `failed`.
+   */
+  executeChain(chain: ToolChain | ToolChain['nodes'], options: ExecuteOptions & { strategy?: ChainStrategy } = {}): Promise<ChainResult> {
+    return executeChain(
+      {
+        registry: this,
+        makeRun: () => callRun(this, this.executeDefaults, readExecuteOptions(options, 'executeChain(chain, options)')),
+        emitRegistryEvent: (event) => this.emitChainEvent(event),
+      },
+      chain,
+      options,
+    );
   }
 
   /**
@@ -233,14 +254,39 @@ export class ToolRegistry {
     return (this.index ??= new ToolIndex(() => this.list(), this.embedder));
   }
 
-  /** Listens for tools being registered or unregistered; returns a function that stops listening. */
-  on(type: RegistryEventType, listener: RegistryListener): () => void {
-    if (type !== 'tool:registered' && type !== 'tool:unregistered') throw new TypeError(`registry.on: unknown event "${String(type)}" (use tool:registered or tool:unregistered)`);
+  /**
+   * Listens for tools being registered or unregistered, and for chains (executeChain) starting and
+   * ending; returns a function that stops listening.
+   */
+  on(type: 'tool:chain:started' | 'tool:chain:completed' | 'tool:chain:failed', listener: (event: ChainEvent) => void): () => void;
+  on(type: RegistryEventType, listener: RegistryListener): () => void;
+  on(type: RegistryEventType | ChainEvent['type'], listener: RegistryListener | ((event: ChainEvent) => void)): () => void {
+    if (type === 'tool:chain:started' || type === 'tool:chain:completed' || type === 'tool:chain:failed') {
+      if (typeof listener !== 'function') throw new TypeError('registry.on(type, listener): listener must be a function');
+      let set = this.chainListeners.get(type);
+      if (set === undefined) this.chainListeners.set(type, (set = new Set()));
+      set.add(listener as (event: ChainEvent) => void);
+      return () => void set.delete(listener as (event: ChainEvent) => void);
+    }
+    if (type !== 'tool:registered' && type !== 'tool:unregistered') {
+      throw new TypeError(`registry.on: unknown event "${String(type)}" (use tool:registered, tool:unregistered, tool:chain:started, tool:chain:completed or tool:chain:failed)`);
+    }
     if (typeof listener !== 'function') throw new TypeError('registry.on(type, listener): listener must be a function');
     let set = this.listeners.get(type);
     if (set === undefined) this.listeners.set(type, (set = new Set()));
-    set.add(listener);
-    return () => void set.delete(listener);
+    set.add(listener as RegistryListener);
+    return () => void set.delete(listener as RegistryListener);
+  }
+
+  private emitChainEvent(event: NuwaEvent): void {
+    const set = this.chainListeners.get(event.type as ChainEvent['type']);
+    for (const listener of [...(set ?? [])]) {
+      try {
+        listener(event as ChainEvent);
+      } catch (error) {
+        this.executeDefaults.logger?.warn?.(`a registry ${event.type} listener threw: ${describeThrown(error)}`);
+      }
+    }
   }
 
   private emit(type: RegistryEventType, tool: RegisteredTool): void {
