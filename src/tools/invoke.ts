@@ -398,6 +398,8 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, confirm: Co
   const decision = journal?.decision(callIdOf(site));
   if (decision !== undefined) {
     if (decision === true) return 'decision';
+    const refused = journal?.refused?.(callIdOf(site));
+    if (refused !== undefined) deny(host, tool, confirm, args, site, uncertain ? `it was not repeated (the run was recovered after a crash during it): ${refused}` : refused);
     deny(host, tool, confirm, args, site, uncertain ? 'it was not repeated: the run was recovered after a crash during it, and the host decided not to call it again' : 'the host denied it when the run was resumed');
   }
   if (uncertain) throw pause(host, tool, confirm, args, site, true);
