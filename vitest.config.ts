@@ -16,6 +16,10 @@ export default defineConfig({
     },
   },
   test: {
+    // Vitest's default is one worker less than the cores: one on a 2-core machine. Most files spend
+    // their time waiting for what they spawn (bin/nuwa, tools, servers, Postgres and DBOS workers,
+    // tsc, Chromium), so four side by side keep both cores busy; the two projects share them.
+    maxWorkers: 4,
     // End-to-end tests spawn bin/nuwa and real tool processes; give them room on a busy machine.
     testTimeout: 30_000,
     hookTimeout: 30_000,
@@ -28,11 +32,6 @@ export default defineConfig({
           name: 'main',
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...postgresTests],
-          // Vitest's default is one worker less than the cores: one worker on a 2-core machine. Most
-          // files here spend their time waiting for the processes they spawn (bin/nuwa, tools,
-          // servers, tsc, Chromium), so three side by side keep both cores busy.
-          maxWorkers: 3,
-          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -43,11 +42,6 @@ export default defineConfig({
           name: 'postgres',
           include: postgresTests,
           globalSetup: ['test/support/postgres-setup.ts'],
-          // These files mostly wait on worker processes and the server: run them side by side, in a
-          // group of their own before the rest (vitest needs one for a project's own maxWorkers),
-          // so that their heartbeats do not compete with the CPU-heavy tests of the main project.
-          maxWorkers: 4,
-          sequence: { groupOrder: 0 },
         },
       },
     ],
