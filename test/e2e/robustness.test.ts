@@ -39,6 +39,8 @@ function tempFile(name: string, text = ''): string {
   return file;
 }
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 function expectNoStack(text: string) {
   expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/);
   expect(text).not.toMatch(/node:internal|file:\/\/|Node\.js v\d/);
@@ -62,6 +64,28 @@ describe('nuwa run: when the output goes away', () => {
     // The run stopped when "two" could not be written: the second slow call never started.
     expect(events.filter((event) => event.type === 'tool:invoking')).toHaveLength(1);
     expect(events.at(-1)).toMatchObject({ type: 'script:failed', error: { kind: 'AbortedError' } });
+  });
+
+  it('`nuwa repl | head -1`: the session ends quietly, with status 0, however much input is left', () => {
+    // `yes` would feed entries for ever: the REPL must stop reading them once the reader is gone.
+    const trace = tempFile('trace.jsonl');
+    const endless = spawnSync(
+      'bash',
+      ['-c', `yes 'PRINT("x")' | timeout 20 "${process.execPath}" "${bin}" repl | head -1; echo "status \${PIPESTATUS[1]}" >&2`],
+      { cwd: root, encoding: 'utf8', timeout: 30_000 },
+    );
+    expect(endless.stdout).toBe('x\n');
+    expect(endless.stderr).toBe('status 0\n');
+    // An entry in progress stops too: the second slow call never starts.
+    const slow = spawnSync(
+      'bash',
+      ['-c', `printf '%s' '${SLOW_SCRIPT.replace(/\n/g, ' ')}' | "${process.execPath}" "${bin}" repl --tools "${fixture('tools-slow.mjs')}" --trace "${trace}" | head -1; echo "status \${PIPESTATUS[1]}" >&2`],
+      { cwd: root, encoding: 'utf8', timeout: 20_000 },
+    );
+    expect(slow.stdout).toBe('one\n');
+    expect(slow.stderr).toBe('status 0\n');
+    const events = readFileSync(trace, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    expect(events.filter((event) => event.type === 'tool:invoking')).toHaveLength(1);
   });
 
   it.runIf(existsSync('/dev/full'))('`> /dev/full`: a one-line error and status 1, never silent loss', () => {
@@ -116,6 +140,43 @@ describe('nuwa run: tools modules that fail to load', () => {
     expect(result.stderr).toMatch(message);
     expect(result.stdout).toBe('');
     expectNoStack(result.stderr);
+  });
+
+  // Where the module went wrong is a place in the module (or in a module it imports), never one
+  // in this package: a definition the registry refuses used to be reported at a line of bin/nuwa.
+  it.each([
+    // The definition is data: it has no line of its own, and the message names it.
+    ['a list with a definition the registry refuses', 'refused.mjs', 'export default [\n  { name: "bad name!", description: "x", parameters: [], execute: () => 1 },\n];\n', '"bad name!" is not a valid tool name'],
+    ['a default function that registers one', 'refused-fn.mjs', 'export default (registry) => {\n  registry.register({ name: "bad name!", description: "x", parameters: [], execute: () => 1 });\n};\n', '{file}:2:12: TypeError: "bad name!" is not a valid tool name'],
+    ['a CommonJS module that throws at load', 'throws.cjs', 'const server = null;\nmodule.exports = server.connect();\n', "{file}:2:25: TypeError: Cannot read properties of null (reading 'connect')"],
+    ['an ES module that throws at load', 'throws.mjs', 'export default [];\n\n    throw new Error("no tool server");\n', '{file}:3:11: no tool server'],
+  ])('%s: the module named, at its own line and column', (_name, name, text, message) => {
+    const file = tempFile(name, text);
+    const result = nuwa(['run', '-', '--tools', file], { input: 'PRINT(1)' });
+    expect(result.status).toBe(2);
+    expect(result.stderr.split('\n')[0]).toMatch(new RegExp(`^nuwa: cannot load tools from ${escape(file)}: ${escape(message).replace('\\{file\\}', escape(file))}`));
+    expect(result.stderr).not.toContain('bin/nuwa');
+    expectNoStack(result.stderr);
+  });
+
+  it('a TypeScript module: what to do about it, in one line', () => {
+    const source = 'export default [{ name: "hi", description: "Says hi", parameters: [], execute: (): string => "hi" }];\n';
+    const file = tempFile('tools.ts', source);
+    const result = nuwa(['run', '-', '--tools', file], { input: 'PRINT(CALL hi {})' });
+    if ((process.features as { typescript?: unknown }).typescript) {
+      // A Node that strips types loads it as it is.
+      expect(result).toMatchObject({ status: 0, stdout: 'hi\n' });
+      return;
+    }
+    expect(result.status).toBe(2);
+    const advice = process.allowedNodeEnvironmentFlags.has('--experimental-strip-types')
+      ? `Node ${process.version} imports TypeScript only with NODE_OPTIONS=--experimental-strip-types; or compile it to JavaScript (tools.js) and load that`
+      : `Node ${process.version} cannot import TypeScript (Node 22.18 and later can): compile it to JavaScript (tools.js, with tsc or esbuild) and load that, or run nuwa through a TypeScript loader: NODE_OPTIONS="--import tsx" nuwa ... (with tsx installed)`;
+    expect(result.stderr).toBe(`nuwa: cannot load tools from ${file}: ${advice}\nRun \`nuwa run --help\` for usage.\n`);
+    // The advice works: with the loader it names (installed here, a devDependency), the module loads.
+    const loaded = spawnSync(process.execPath, [bin, 'run', '-', '--tools', file], { cwd: root, input: 'PRINT(CALL hi {})', encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '--import tsx' }, timeout: 30_000 });
+    expect(loaded.stderr).toBe('');
+    expect(loaded.stdout).toBe('hi\n');
   });
 });
 

@@ -38,10 +38,17 @@ describe('nuwa tools', () => {
     expect(lines[3]).toMatch(/^place_order\s+write\s+network\s+module\s+Buy or sell shares at the current price\.$/);
   });
 
-  it('says when no tools are loaded', () => {
+  it('says when no tools are loaded, and every way to load some', () => {
+    const ways = '--tools <module> (an ES module), --tools-dir <dir> (programs in any language), --mcp "<command>" (an MCP server) or --std (the standard tools)';
     const result = nuwa(['tools']);
     expect(result.status).toBe(0);
-    expect(result.stdout).toBe('No tools are loaded. Load some with --tools <module>.\n');
+    expect(result.stdout).toBe(`No tools are loaded. Load some with ${ways}.\n`);
+    const named = nuwa(['tools', 'get_price']);
+    expect(named.status).toBe(2);
+    expect(named.stderr).toBe(`nuwa: there is no tool "get_price" (no tools are loaded: load some with ${ways})\nRun \`nuwa tools --help\` for usage.\n`);
+    // The REPL's .tools says the same.
+    const repl = spawnSync(process.execPath, [bin, 'repl'], { cwd: root, input: '.tools\n', encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 20_000 });
+    expect(repl.stdout).toBe(`No tools are loaded: start the REPL with ${ways} to load some.\n`);
   });
 
   it('describes one tool: parameters with types, required marks, defaults and descriptions, the result type and risk level', () => {
@@ -124,13 +131,13 @@ describe('nuwa tools', () => {
   });
 
   it('colours only on a terminal, and never with NO_COLOR', () => {
-    expect(nuwa(['tools', '--tools', mixed], {}).stdout).not.toMatch(ANSI); // a pipe
+    expect(nuwa(['tools', '--tools', mixed], { NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined }).stdout).not.toMatch(ANSI); // a pipe
     if (!existsSync('/usr/bin/script')) return; // no way to give the command a terminal here
     const onTerminal = (env: Record<string, string | undefined>) =>
       spawnSync('/usr/bin/script', ['-qec', `"${process.execPath}" "${bin}" tools --tools ${mixed}`, '/dev/null'], {
         cwd: root,
         encoding: 'utf8',
-        env: { ...process.env, NO_COLOR: undefined, ...env },
+        env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined, ...env },
         timeout: 20_000,
       }).stdout;
     const coloured = onTerminal({});

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bashTool, isAlive, readPids, tempDir, waitFor, writeTool } from '../support/processes.js';
+import { Terminal } from '../support/pty.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin', 'nuwa');
@@ -217,5 +218,29 @@ describe('Ctrl-C', () => {
     expect(server.stderr).toMatch(/interrupted \(Ctrl-C\) while loading tools/);
     const serverPid = Number(readFileSync(path.join(dir, 'server-pid'), 'utf8'));
     expect(await waitFor(() => !isAlive(serverPid))).toBe(true);
+  });
+});
+
+describe('an MCP server that is slow to start', () => {
+  const slow = { FIXTURE_START_DELAY_MS: '2500' };
+
+  it('is announced on a terminal while it starts, and named once it is up', async () => {
+    const file = script('PRINT(CALL fixture_server.echo { text: "hi" })');
+    const terminal = new Terminal(process.execPath, [bin, 'run', file, '--mcp', fixtureServer], { cwd: root, env: { ...process.env, NO_COLOR: '1', ...slow } });
+    try {
+      expect(await terminal.exit(30_000)).toBe(0);
+    } finally {
+      terminal.kill();
+    }
+    expect(terminal.text).toMatch(
+      new RegExp(`^nuwa: starting the MCP server \`${fixtureServer}\`\\.\\.\\.\\nnuwa: MCP server \`${fixtureServer}\` ready after \\d+\\.\\d s: fixture-server 1\\.2\\.3, 9 tools as fixture_server\\.\\*\\nhi\\n$`),
+    );
+  });
+
+  it('is not announced where stderr is no terminal: a program reading it gets only warnings and errors', () => {
+    const result = nuwa(['run', '-', '--mcp', fixtureServer, '--json'], { input: 'PRINT(CALL fixture_server.echo { text: "hi" })', env: slow });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, output: ['hi'] });
   });
 });
