@@ -9,6 +9,8 @@
 //   one-line script, each against `node -e 0`.
 // - Durable runs: call_heavy recorded in a FileRunStore against the same run not recorded, the
 //   checkpoint of a run paused after 1,000 calls, and resuming it (against 10,000: linear replay).
+// - Runs on DBOS (bench/dbos.ts, with a throwaway Postgres): runs per second through the queue with 1,
+//   2 and 4 worker processes, the latency a call adds against a run in memory, the takeover.
 // - Memory: peak RSS parsing parse_1mb, a 1,000,000-iteration loop against a 10,000-iteration one,
 //   and 1,000 concurrent runs on separate sessions.
 // Results go to bench/results.json; without --quick the README's performance table is regenerated
@@ -146,6 +148,18 @@ for (const family of Object.keys(TARGETS)) {
   record('resume_per_call_10k_vs_1k', out.error ? { error: out.error, unit: '×' } : { median: linearity, min: linearity, max: linearity, unit: '×' }, 2, {
     against: 'per call, after 1,000 calls',
   });
+}
+
+// --- runs on DBOS (DURABLE.md §6) ------------------------------------------------------------------
+{
+  // Its own throwaway Postgres and worker processes; rows of their own, without targets (the issue
+  // sets none). No server binaries on the machine: the rows say so instead of a figure.
+  const out = node(['--import', 'tsx', path.join(here, 'dbos.ts'), '--rows', ...(quick ? ['--quick'] : [])], 900_000);
+  const names = ['dbos_runs_per_s_1_worker', 'dbos_runs_per_s_2_workers', 'dbos_runs_per_s_4_workers', 'dbos_added_ms_per_call', 'dbos_run_10_calls', 'dbos_takeover_to_completed'];
+  const why = out.error ?? out.skipped;
+  if (why !== undefined) for (const name of names) results.push({ name, error: why, unit: '' });
+  else results.push(...out.rows);
+  console.log(`${'runs on DBOS'.padEnd(30)} ${why ?? out.rows.map((row) => `${row.name.replace('dbos_', '')} ${fmt(row.median)}${row.unit}`).join(', ')}`);
 }
 
 // --- cold processes -------------------------------------------------------------------------------

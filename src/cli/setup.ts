@@ -36,6 +36,7 @@ export const SHARED_OPTIONS = {
   timeout: { type: 'string' },
   'max-steps': { type: 'string' },
   'max-tool-calls': { type: 'string' },
+  'max-source-bytes': { type: 'string' },
   trace: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
@@ -82,11 +83,12 @@ function badOptionValue(option: string, args: string[], options: Options): Usage
 }
 
 /** The options that take a number: what each takes (parseLimits, and the playground's --port). */
-type NumberOption = 'timeout' | 'max-steps' | 'max-tool-calls' | 'port';
+type NumberOption = 'timeout' | 'max-steps' | 'max-tool-calls' | 'max-source-bytes' | 'port';
 const NUMBER_OPTIONS: Record<NumberOption, { what: string; max: number }> = {
   timeout: { what: 'a whole number of milliseconds, 0 or more', max: Number.MAX_SAFE_INTEGER },
   'max-steps': { what: 'a whole number, 0 or more', max: Number.MAX_SAFE_INTEGER },
   'max-tool-calls': { what: 'a whole number, 0 or more', max: Number.MAX_SAFE_INTEGER },
+  'max-source-bytes': { what: 'a whole number of bytes, 0 or more', max: Number.MAX_SAFE_INTEGER },
   port: { what: 'a port number from 0 to 65535', max: 65_535 },
 };
 
@@ -115,6 +117,7 @@ export interface SharedValues {
   timeout?: string;
   'max-steps'?: string;
   'max-tool-calls'?: string;
+  'max-source-bytes'?: string;
 }
 
 export type { LoadFailure };
@@ -305,12 +308,13 @@ export function parseVariables(specs: string[] | undefined): Record<string, Json
 
 export function parseLimits(values: SharedValues): Limits {
   const limits: Limits = {};
-  const read = (option: 'timeout' | 'max-steps' | 'max-tool-calls', key: keyof Limits) => {
+  const read = (option: Exclude<NumberOption, 'port'>, key: keyof Limits) => {
     const text = values[option];
     if (text !== undefined) limits[key] = readNumberOption(option, text);
   };
   read('timeout', 'timeoutMs');
   read('max-steps', 'maxSteps');
   read('max-tool-calls', 'maxToolCalls');
+  read('max-source-bytes', 'maxSourceBytes');
   return limits;
 }

@@ -22,7 +22,7 @@ import type * as A from '../syntax/ast.js';
 import { NuwaError, type Position } from '../errors.js';
 import { intern } from '../util/intern.js';
 import { checkTotals, describe, NuwaList, NuwaObject, type Value, type ValueLimits } from '../values/values.js';
-import type { Run } from '../tools/run.js';
+import type { ScriptRun } from './script-run.js';
 import { evaluatePart, type Compiled } from './compiled.js';
 import { Scope, type ConcurrentElement } from './scope.js';
 import { evaluateElementsConcurrently } from './concurrent-elements.js';
@@ -52,11 +52,12 @@ export function compileComprehension(node: A.ComprehensionExpression, compile: (
     condition: node.condition === null ? null : compile(node.condition),
     calls: node.element.hasCall || (node.condition !== null && node.condition.hasCall),
   };
-  const over = (items: Value, rt: Run, scope: Scope): Value | Promise<Value> => {
+  const over = (items: Value, rt: ScriptRun, scope: Scope): Value | Promise<Value> => {
     if (!(items instanceof NuwaList)) throw iterableError(items, node);
     const elements = new ElementsRun(comprehension, rt, scope, items);
-    // Elements that can call a tool run concurrently (DURABLE.md §4); the others one after another.
-    const waiting = comprehension.calls && items.length > 1 ? evaluateElementsConcurrently(elements) : evaluateElementsInOrder(elements);
+    // Elements that can call a tool run concurrently (DURABLE.md §4); the others one after another,
+    // and all of them when the run makes one call at a time (maxConcurrentCalls 1).
+    const waiting = comprehension.calls && items.length > 1 && rt.slots.size > 1 ? evaluateElementsConcurrently(elements) : evaluateElementsInOrder(elements);
     return waiting === undefined ? elements.results.list() : waiting.then(() => elements.results.list());
   };
   return {
@@ -76,7 +77,7 @@ export class ElementsRun {
 
   constructor(
     readonly comprehension: CompiledComprehension,
-    readonly rt: Run,
+    readonly rt: ScriptRun,
     /** The scope the comprehension stands in. */
     readonly scope: Scope,
     readonly items: NuwaList,

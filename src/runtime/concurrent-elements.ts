@@ -13,12 +13,12 @@
 //   element's in item order: the elements before it are awaited (one may fail first), those after it
 //   have their signals aborted, and no new element starts. A durable run that pauses in an element
 //   waits instead for every call in flight, which finish and are recorded, before it pauses.
-import type { Run } from '../tools/run.js';
+import type { ScriptRun } from './script-run.js';
 import type { ConcurrentElement, Scope } from './scope.js';
 
 /** What a comprehension's evaluation (comprehension.ts ElementsRun) gives the routine. */
 export interface ElementSource<V> {
-  readonly rt: Run;
+  readonly rt: ScriptRun;
   /** The scope the comprehension stands in. */
   readonly scope: Scope;
   readonly items: { readonly length: number };

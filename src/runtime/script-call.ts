@@ -8,7 +8,7 @@ import { describeThrown } from '../util/foreign.js';
 import { Pending } from '../util/pending.js';
 import type { CallSite, VariableAccess } from '../tools/call-host.js';
 import { callTool } from '../tools/invoke.js';
-import type { Run } from '../tools/run.js';
+import type { ScriptRun } from './script-run.js';
 import type { ConcurrentElement, Scope } from './scope.js';
 
 /**
@@ -16,7 +16,7 @@ import type { ConcurrentElement, Scope } from './scope.js';
  * value, else a promise of it (callTool in tools/invoke.ts).
  */
 export function callFromScript<R>(
-  run: Run,
+  run: ScriptRun,
   name: string,
   args: JsonObject,
   at: Position,
@@ -38,7 +38,7 @@ export function callFromScript<R>(
  * turn: what it does after a call (NOW(), PRINT, its next call) happens in element order, the same in
  * every run whatever order the tools answer in — which is what lets a durable run replay it.
  */
-async function callInElement<R>(run: Run, element: ConcurrentElement, name: string, args: JsonObject, site: ScriptCallSite, andThen: (value: Value, site: ScriptCallSite) => R): Promise<R> {
+async function callInElement<R>(run: ScriptRun, element: ConcurrentElement, name: string, args: JsonObject, site: ScriptCallSite, andThen: (value: Value, site: ScriptCallSite) => R): Promise<R> {
   const tool = run.registry.lookup(name);
   if (tool !== undefined && (tool.confirm === 'write' || tool.confirm === 'destructive' || run.needsApproval.has(tool.confirm))) await element.turn();
   const waiting = run.slots.take(element.signal);
@@ -74,7 +74,7 @@ export function callIdOf(at: Position, scope: Scope): string {
 export class ScriptCallSite implements CallSite, VariableAccess {
   constructor(
     private readonly at: Position,
-    readonly run: Run,
+    readonly run: ScriptRun,
     readonly scope: Scope,
     /** The signal of the comprehension element the call is in, when its elements run concurrently. */
     readonly signal?: AbortSignal,

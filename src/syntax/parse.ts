@@ -1,9 +1,13 @@
 // The syntax layer's entry point: source text → Program, or one SyntaxError listing every problem.
 //   tokenize (lexer.ts, with the mistakes pass) → balanceBlocks (blocks.ts) → the grammar, in
-//   stages for deep text (stage.ts) — all on the caller's stack, synchronously.
+//   stages for deep text (stage.ts) — all on the caller's stack, synchronously; or, for a run
+//   (parseInSlices), long text in slices with the event loop let in between.
 import type { Program } from './ast.js';
 import { NuwaError, type SyntaxProblem } from '../errors.js';
-import { tokenize } from './lexer.js';
+import type { IToken } from './chevrotain.js';
+import { tokenize, tokenizeInSlices, type Between, type LexResult } from './lexer.js';
+import type { ParsedTokens } from './parser.js';
+import * as T from './tokens.js';
 import { balanceBlocks } from './blocks.js';
 import { parseScriptTokens } from './stage.js';
 import { anyCall } from './nodes.js';
@@ -43,14 +47,23 @@ export function parseProblems(source: string, _options?: { allowWorker?: boolean
 
 function parseText(source: string): ParseOutcome {
   const lexed = tokenize(source);
+  const early = stopsAtTokens(lexed);
+  if (early !== undefined) return early;
+  const blockProblems = new ProblemList();
+  const tokens = balanceBlocks(lexed.tokens, blockProblems);
+  return outcome(lexed, blockProblems, parseScriptTokens(tokens, lexed.maxNesting));
+}
+
+/** Text with problems that the grammar must not see, or would only add noise to. */
+function stopsAtTokens(lexed: LexResult): ParseOutcome | undefined {
   if (lexed.tooDeep) return finish(lexed.problems, lexed.problemCount);
   // Text with this many problems at the level of characters is not a script gone slightly wrong;
   // what the grammar would add is noise (and, for a megabyte of junk, a long wait).
   if (lexed.problemCount >= REPORTED_PROBLEMS) return finish(lexed.problems, lexed.problemCount);
+  return undefined;
+}
 
-  const blockProblems = new ProblemList();
-  const tokens = balanceBlocks(lexed.tokens, blockProblems);
-  const parsed = parseScriptTokens(tokens, lexed.maxNesting);
+function outcome(lexed: LexResult, blockProblems: ProblemList, parsed: ParsedTokens): ParseOutcome {
   const count = lexed.problemCount + blockProblems.count + parsed.problems.length;
   if (count === 0) {
     const program: Program = { type: 'Program', body: parsed.body, line: 1, column: 1, hasCall: anyCall(parsed.body) };
@@ -59,6 +72,81 @@ function parseText(source: string): ParseOutcome {
   }
   // The script will not run: report the certain run-time mistakes too, so one retry fixes all.
   return finish([...lexed.problems, ...blockProblems.list, ...parsed.problems, ...parsed.notes], count + parsed.notes.length);
+}
+
+/** Text longer than this is parsed in slices by parseInSlices; shorter text in one step. */
+export const PARSE_SLICE_CHARS = 64 * 1024;
+
+/** Whether parseInSlices would parse `source` in one step (then `parse` does the same, synchronously). */
+export function isShortSource(source: string): boolean {
+  return source.length <= PARSE_SLICE_CHARS;
+}
+/** About how many tokens the grammar parses between two calls of `between`. */
+const PARSE_SLICE_TOKENS = 16 * 1024;
+
+/**
+ * parse, for a run that must stay interruptible while it parses (TOOLS.md §7: parsing counts toward
+ * the run's time and can be cancelled): long text is lexed in slices, and its top-level statements
+ * are parsed a few thousand tokens at a time, with `between` called after each slice (it throws to
+ * stop the parse, or returns a promise to let the event loop in). Short text is parsed in one step,
+ * exactly as by parse. Each slice is a whole parse of its own, so parses of other runs may go on in
+ * between.
+ */
+export async function parseInSlices(source: string, options: ParseOptions, between: Between): Promise<Program> {
+  if (typeof source !== 'string' || isShortSource(source)) return parse(source, options);
+  let result: ParseOutcome;
+  try {
+    const lexed = await tokenizeInSlices(source, between, PARSE_SLICE_CHARS);
+    const early = stopsAtTokens(lexed);
+    if (early !== undefined) {
+      result = early;
+    } else {
+      await between();
+      const blockProblems = new ProblemList();
+      const tokens = balanceBlocks(lexed.tokens, blockProblems);
+      const parsed: ParsedTokens = { body: [], comprehensions: 0, problems: [], notes: [] };
+      for (const piece of topLevelPieces(tokens, PARSE_SLICE_TOKENS)) {
+        await between();
+        const part = parseScriptTokens(piece, lexed.maxNesting);
+        for (const statement of part.body) parsed.body.push(statement);
+        parsed.comprehensions += part.comprehensions;
+        for (const problem of part.problems) parsed.problems.push(problem);
+        for (const note of part.notes) parsed.notes.push(note);
+      }
+      result = outcome(lexed, blockProblems, parsed);
+    }
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    result = { problems: [{ line: 1, column: 1, message: 'the script is too large or nests too deeply for this host to parse: split it with LET' }] };
+  }
+  if ('problems' in result) throw syntaxError(result.problems, options.fileName, result.problemCount);
+  return result.program;
+}
+
+const DEPTH: number[] = [];
+for (const type of [T.LParen, T.LBracket, T.LBrace, T.If, T.For, T.While]) DEPTH[type.tokenTypeIdx!] = 1;
+for (const type of [T.RParen, T.RBracket, T.RBrace, T.End]) DEPTH[type.tokenTypeIdx!] = -1;
+const STARTS_STATEMENT: boolean[] = [];
+for (const type of [T.Let, T.If, T.For]) STARTS_STATEMENT[type.tokenTypeIdx!] = true;
+
+/**
+ * The tokens cut into pieces of at least `size` tokens, each cut just before a LET, IF or FOR outside
+ * any bracket or block: where a top-level statement starts, whatever came before it.
+ */
+function topLevelPieces(tokens: IToken[], size: number): IToken[][] {
+  const pieces: IToken[][] = [];
+  let start = 0;
+  let depth = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const type = tokens[i]!.tokenTypeIdx;
+    if (depth === 0 && STARTS_STATEMENT[type] && i - start >= size) {
+      pieces.push(tokens.slice(start, i));
+      start = i;
+    }
+    depth = Math.max(0, depth + (DEPTH[type] ?? 0));
+  }
+  pieces.push(tokens.slice(start));
+  return pieces;
 }
 
 function finish(problems: SyntaxProblem[], count: number): ParseOutcome {

@@ -11,6 +11,7 @@ import type { NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { copyJson, fromJson, toDisplayString } from '../values/values.js';
 import { describeThrown } from '../util/foreign.js';
+import { Options } from '../util/options.js';
 import type { RegisteredTool } from './build.js';
 import type { ToolCatalog } from './catalog.js';
 import { invokeTool } from './invoke.js';
@@ -58,15 +59,20 @@ export interface ChainHost {
 
 const STRATEGIES: readonly ChainStrategy[] = ['sequential', 'parallel', 'dag'];
 
-export async function executeChain(host: ChainHost, input: unknown, strategyOption?: unknown): Promise<ChainResult> {
+/**
+ * Runs a chain. `options` are the host's (the strategy, and the policy of the calls, which
+ * host.makeRun reads); a chain or an option that cannot be used is a failed chain, every node skipped.
+ */
+export async function executeChain(host: ChainHost, input: unknown, options: unknown): Promise<ChainResult> {
   let chain: { id: string; nodes: ToolCallNode[]; strategy: ChainStrategy };
+  let run: Run;
   try {
-    chain = readChain(input, strategyOption);
+    chain = readChain(input, Options.of('executeChain(chain, options)', options).oneOf('strategy', STRATEGIES));
+    run = host.makeRun();
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeThrown(error);
     return { success: false, nodes: nodesAsGiven(input, message), results: {}, error: message };
   }
-  const run = host.makeRun();
   const emit = (type: 'tool:chain:started' | 'tool:chain:completed' | 'tool:chain:failed', extra: object = {}) => {
     const event = { type, executionId: run.runId, timestamp: Date.now(), chainId: chain.id, toolId: chain.id, strategy: chain.strategy, payload: nodesView(chain.nodes), ...extra } as NuwaEvent;
     run.emit?.(event);

@@ -228,7 +228,7 @@ class SdkworkView implements SdkworkRegistry {
     if (signal !== undefined && !(signal instanceof AbortSignal)) return refused('execute(name, input, context): context.signal must be an AbortSignal');
     const callOptions = { ...options, caller, ...(signal !== undefined && { signal }) };
 
-    const outcome = await runCall(this.registry, this.registry.executeDefaults, tool?.name ?? name, input, callOptions);
+    const outcome = await runCall(this.registry, this.registry.executeDefaults, { name: tool?.name ?? name, input }, callOptions);
     const { startTime: began, endTime, duration, executionId } = outcome.metadata;
     const metadata: ToolExecutionMeta = { executionId: caller.executionId ?? executionId, toolId, toolName, startTime: began, endTime, duration };
     if (outcome.ok) return { success: true, data: outcome.data, metadata };

@@ -5,10 +5,13 @@
 //   ```nuwa error=Kind         ... and stops with that kind, at the line of its `// error: Kind` comment
 //   ```nuwa tools=a.mjs,b.mjs  ... with those tool modules instead
 //   ```console                 `$ command` lines replayed by sh with nuwa on the PATH; each prints what follows it
-//   ```ts / ```js              a program run by node: status 0, no stderr, stdout = a following ```text output
+//   ```ts / ```js              a program run by node: status 0, no stderr, stdout = a following ```text output;
+//                              the ```ts ones of a document also type-check together (tsc --strict)
 //   ```ts prelude=model        ... after test/docs/model.ts (a stand-in model client)
 //   ```js tools-module         a tools module: loads as --tools loads it, and registers tools
 //   ```nuwa file=path          the whole file at path, as it is (the file runs where it lives)
+//   ```console postgres        (or ```ts postgres) needs a Postgres server: run by the test of the
+//                              postgres project, with $DATABASE_URL a database of the test cluster
 //
 // Other languages (sh, json, text) are not run.
 import { readFileSync } from 'node:fs';
@@ -17,31 +20,79 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ERROR_KINDS } from '../../src/errors.js';
 import { fencedBlocks, type Block } from './markdown.js';
 import { cleanUp, EXAMPLE_TOOLS, expectations, loadModuleSnippet, parseSession, root, runProgram, runScript, runSession } from './snippets.js';
+import { describeProblems, typeCheck } from './typecheck.js';
 
 const PROGRAM_LANGUAGES = new Set(['ts', 'js', 'typescript', 'javascript']);
 const RUN = new Set(['nuwa', 'console', ...PROGRAM_LANGUAGES]);
 
-export function describeDocument(file: string): void {
+export interface DocumentOptions {
+  /**
+   * A database of the test cluster, for the blocks flagged `postgres`: given, only those blocks run,
+   * with DATABASE_URL set to it (and the URL read back as `$DATABASE_URL` in what they print); not
+   * given, those blocks are left to the test that gives it (test/postgres/docs.test.ts).
+   */
+  postgres?: () => Promise<string>;
+}
+
+export function describeDocument(file: string, options: DocumentOptions = {}): void {
   const text = readFileSync(path.join(root, file), 'utf8');
   const blocks = fencedBlocks(text);
-  const runnable = blocks.map((block, index) => ({ block, next: blocks[index + 1] })).filter(({ block }) => RUN.has(block.language));
+  const server = options.postgres;
+  const runnable = blocks
+    .map((block, index) => ({ block, next: blocks[index + 1] }))
+    .filter(({ block }) => RUN.has(block.language) && block.flags.includes('postgres') === (server !== undefined));
+  const database = async (): Promise<Database | undefined> => {
+    if (server === undefined) return undefined;
+    const url = await server();
+    // The URL as printed, quoted for a shell (it holds `?` and `=`) or not.
+    return { env: { DATABASE_URL: url }, read: (output: string) => output.split(`'${url}'`).join('$DATABASE_URL').split(url).join('$DATABASE_URL') };
+  };
 
   describe(file, () => {
     afterAll(cleanUp);
 
     it('has code that runs', () => expect(runnable.length).toBeGreaterThan(0));
 
+    // What a reader copies into a strict TypeScript project compiles there as it is: no casts needed
+    // that the page does not show. One program for the page: one compiler run.
+    const typed = blocks.filter((block) => block.language === 'ts' && block.options.file === undefined);
+    if (typed.length > 0) {
+      it(`its ${typed.length} TypeScript program(s) type-check (tsc --strict, against the built package)`, () => {
+        const programs = typed.map((block) => ({ name: `${path.basename(file, '.md')}-${block.line}`, source: typedSource(block) }));
+        const problems = typeCheck(programs);
+        expect(describeProblems(problems), 'program-line:line-in-the-block problem').toBe('');
+      });
+    }
+
     it.each(runnable.map((entry) => [`${entry.block.language} at ${file}:${entry.block.line} (${entry.block.heading || 'top'})`, entry] as const))(
       '%s',
       async (_name, { block, next }) => {
         if (block.options.file !== undefined) return sameAsFile(block);
         if (block.language === 'nuwa') return script(block);
-        if (block.language === 'console') return session(block);
+        if (block.language === 'console') return session(block, await database());
         if (block.flags.includes('tools-module')) return toolsModule(block, file);
-        return program(block, next, file);
+        return program(block, next, file, await database());
       },
     );
   });
+}
+
+/**
+ * A ```ts program as the compiler sees it: with its prelude's exports imported (at run time the
+ * prelude puts them on globalThis, test/docs/README.md).
+ */
+function typedSource(block: Block): string {
+  const prelude = block.options.prelude;
+  if (prelude === undefined) return block.body;
+  const file = path.join(root, 'test', 'docs', `${prelude}.js`);
+  return `import * as prelude from ${JSON.stringify(file)};
+const { ${preludeExports(prelude).join(', ')} } = prelude;
+${block.body}`;
+}
+
+function preludeExports(prelude: string): string[] {
+  const text = readFileSync(path.join(root, 'test', 'docs', `${prelude}.ts`), 'utf8');
+  return [...text.matchAll(/^export (?:async )?(?:function|const) (\w+)/gm)].map((match) => match[1]!);
 }
 
 /** A block that shows a file of the repository shows all of it, as it is (the file is run where it lives). */
@@ -65,10 +116,16 @@ async function script(block: Block): Promise<void> {
   expect(printed).toEqual(expected.prints);
 }
 
+/** What a block that needs a Postgres server is run with: DATABASE_URL, and its output with the URL read back. */
+interface Database {
+  env: NodeJS.ProcessEnv;
+  read(output: string): string;
+}
+
 /** A shell session: each command prints what the transcript shows. */
-function session(block: Block): void {
+function session(block: Block, database?: Database): void {
   const steps = parseSession(block.body, block.line + 1);
-  const outputs = runSession(steps);
+  const outputs = runSession(steps, undefined, database?.env).map((output) => database?.read(output) ?? output);
   steps.forEach((step, i) => expect(outputs[i], `$ ${step.command} (line ${step.line})`).toBe(step.expected));
 }
 
@@ -79,8 +136,8 @@ async function toolsModule(block: Block, file: string): Promise<void> {
 }
 
 /** A program: it runs without an error, and prints what a following ```text output block shows. */
-function program(block: Block, next: Block | undefined, file: string): void {
-  const result = runProgram(block.body, `${path.basename(file, '.md')}-${block.line}`, block.options.prelude);
+function program(block: Block, next: Block | undefined, file: string, database?: Database): void {
+  const result = runProgram(block.body, `${path.basename(file, '.md')}-${block.line}`, block.options.prelude, database?.env);
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   if (next?.language === 'text' && next.flags.includes('output')) expect(result.stdout).toBe(`${next.body}\n`);

@@ -6,7 +6,7 @@ import { isNuwaError, NuwaError } from '../../../src/errors.js';
 import { Interpreter } from '../../../src/index.js';
 import { compileProgram } from '../../../src/runtime/evaluator.js';
 import { resolveLimits, type Limits } from '../../../src/tools/limits.js';
-import { Run } from '../../../src/tools/run.js';
+import { ScriptRun } from '../../../src/runtime/script-run.js';
 import { Scope } from '../../../src/runtime/scope.js';
 import { toJson } from '../../../src/values/values.js';
 import { parse } from '../../../src/syntax/parse.js';
@@ -26,8 +26,8 @@ function registryWith(tools: Record<string, ToolFunction> = {}): ToolRegistry {
 }
 
 /** A Run built the way Interpreter.run builds one. */
-function makeRun(output: string[], registry = registryWith(), limits?: Limits): Run {
-  return new Run({
+function makeRun(output: string[], registry = registryWith(), limits?: Limits): ScriptRun {
+  return new ScriptRun({
     registry,
     session: registry.defaultSession,
     limits: resolveLimits(limits),
