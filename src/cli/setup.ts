@@ -199,7 +199,7 @@ export const SLOW_START_MS = 1_000;
  * nothing else to show). Only where stderr is a terminal: a person is waiting there, while a
  * program reading stderr wants nothing but warnings and errors. Never on stdout.
  */
-async function slowStartNotes(io: CliIO, command: string, start: () => Promise<McpConnection>): Promise<McpConnection> {
+export async function slowStartNotes(io: CliIO, command: string, start: () => Promise<McpConnection>): Promise<McpConnection> {
   if (!io.progress) return start();
   const began = Date.now();
   let noted = false;

@@ -1,7 +1,7 @@
-// Colour follows the usual conventions through the colour library (CLI.md v1.1, src/cli/color.ts):
-// NO_COLOR, FORCE_COLOR, TERM=dumb, and --color / --no-color on every command that colours (run,
-// check, repl, tools, runs). In pipes with spawnSync, and on a real pseudo-terminal (node-pty)
-// where the default needs one. Each test spawns bin/nuwa (the built package).
+// Colour on the built command (CLI.md v1.1, src/cli/color.ts): the environment's conventions as the
+// colour library reads them (NO_COLOR, FORCE_COLOR, TERM=dumb) in a real process, in pipes and on a
+// pseudo-terminal (node-pty). The split between stdout and stderr and the --color / --no-color flags
+// of each command are tested in-process in test/unit/cli/color.test.ts; one spawn per behaviour here.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +12,6 @@ import { Terminal } from '../support/pty.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin', 'nuwa');
-const tools = path.join(root, 'examples', 'tools.mjs');
 
 /** A colour (SGR) escape sequence; readline's cursor moves are not colour. */
 const COLOUR = /\u001b\[[0-9;]*m/;
@@ -24,50 +23,16 @@ function environment(env: Env): Env {
   return { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined, TERM: 'xterm-256color', ...env };
 }
 
-/** A folder with a durable run that waits for the approval of place_order, then fails. */
-function pausedRun(): string {
-  const dir = tempDir('nuwa-color-');
-  writeFileSync(path.join(dir, 'trade.nuwa'), 'LET order = CALL place_order { symbol: "AAPL", side: "buy", quantity: 1 }\nLET oops = order.quantity + "x"\n');
-  const paused = spawnSync(process.execPath, [bin, 'run', 'trade.nuwa', '--tools', tools, '--durable', '--run-id', 'r1'], { cwd: dir, encoding: 'utf8', input: '', env: environment({ NO_COLOR: '1' }), timeout: 20_000 });
-  expect(paused.status).toBe(3);
-  return dir;
+function pipe(env: Env): string {
+  const child = spawnSync(process.execPath, [bin, 'run', '-'], { cwd: root, input: 'PRINT("x")\nLET a = "x" + 1\n', encoding: 'utf8', env: environment(env), timeout: 20_000 });
+  expect(child.stdout).toMatch(/x/);
+  return child.stdout + child.stderr;
 }
 
-/** Each command that colours, run in pipes: what it printed on stdout and stderr together. */
-const COMMANDS: Record<string, (flags: string[], env: Env) => string> = {
-  run: (flags, env) => pipe(['run', '-', ...flags], 'LET a = "x" + 1\n', env),
-  check: (flags, env) => pipe(['check', '-', ...flags], 'PRINT(undefined_name)\n', env),
-  repl: (flags, env) => pipe(['repl', ...flags], '"text"\nLET a = "x" + 1\n', env),
-  tools: (flags, env) => pipe(['tools', '--tools', tools, ...flags], '', env),
-  runs: (flags, env) => pipe(['runs', 'approve', 'r1', ...flags], '', env, pausedRun()),
-};
-
-function pipe(args: string[], input: string, env: Env, cwd = root): string {
-  const child = spawnSync(process.execPath, [bin, ...args], { cwd, input, encoding: 'utf8', env: environment(env), timeout: 20_000 });
-  const shown = child.stdout + child.stderr;
-  expect(shown).toMatch(/\S/); // it printed what could be coloured
-  return shown;
-}
-
-describe.each(Object.keys(COMMANDS))('nuwa %s in pipes', (command) => {
-  const shown = (flags: string[], env: Env = {}) => COMMANDS[command]!(flags, env);
-
-  it('no colour by default (not a terminal), nor with NO_COLOR and FORCE_COLOR both (NO_COLOR wins)', () => {
-    expect(shown([])).not.toMatch(COLOUR);
-    expect(shown([], { NO_COLOR: '1', FORCE_COLOR: '1' })).not.toMatch(COLOUR);
-  });
-
-  it('colour with FORCE_COLOR, and with --color (even against NO_COLOR: the command line wins)', () => {
-    expect(shown([], { FORCE_COLOR: '1' })).toMatch(COLOUR);
-    expect(shown(['--color'])).toMatch(COLOUR);
-    expect(shown(['--color'], { NO_COLOR: '1' })).toMatch(COLOUR);
-  });
-
-  it('no colour with --no-color, even against FORCE_COLOR; of the two flags, the later one counts', () => {
-    expect(shown(['--no-color'], { FORCE_COLOR: '1' })).not.toMatch(COLOUR);
-    expect(shown(['--color', '--no-color'])).not.toMatch(COLOUR);
-    expect(shown(['--no-color', '--color'])).toMatch(COLOUR);
-  });
+describe('nuwa run in pipes', () => {
+  it('no colour by default', () => expect(pipe({})).not.toMatch(COLOUR));
+  it('colour with FORCE_COLOR', () => expect(pipe({ FORCE_COLOR: '1' })).toMatch(COLOUR));
+  it('none with NO_COLOR and FORCE_COLOR both: NO_COLOR wins', () => expect(pipe({ NO_COLOR: '1', FORCE_COLOR: '1' })).not.toMatch(COLOUR));
 });
 
 describe('on a terminal', () => {
@@ -93,17 +58,10 @@ describe('on a terminal', () => {
     return terminal.raw;
   }
 
-  it('colours by default, and not with NO_COLOR, TERM=dumb or --no-color', async () => {
-    expect(await onTerminal(['run', 'join.nuwa'])).toMatch(COLOUR);
-    expect(await onTerminal(['tools', '--tools', tools])).toMatch(COLOUR);
-    expect(await onTerminal(['run', 'join.nuwa'], { NO_COLOR: '1' })).not.toMatch(COLOUR);
+  it('colours by default', async () => expect(await onTerminal(['run', 'join.nuwa'])).toMatch(COLOUR));
+  it('not with NO_COLOR', async () => expect(await onTerminal(['run', 'join.nuwa'], { NO_COLOR: '1' })).not.toMatch(COLOUR));
+  it('not on a dumb terminal, unless told with --color', async () => {
     expect(await onTerminal(['run', 'join.nuwa'], { TERM: 'dumb' })).not.toMatch(COLOUR);
-    expect(await onTerminal(['run', 'join.nuwa', '--no-color'])).not.toMatch(COLOUR);
-    expect(await onTerminal(['tools', '--tools', tools, '--no-color'])).not.toMatch(COLOUR);
-  });
-
-  it('FORCE_COLOR and --color colour a dumb terminal too', async () => {
-    expect(await onTerminal(['run', 'join.nuwa'], { TERM: 'dumb', FORCE_COLOR: '1' })).toMatch(COLOUR);
     expect(await onTerminal(['run', 'join.nuwa', '--color'], { TERM: 'dumb' })).toMatch(COLOUR);
   });
 

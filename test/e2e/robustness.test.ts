@@ -39,8 +39,6 @@ function tempFile(name: string, text = ''): string {
   return file;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 function expectNoStack(text: string) {
   expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/);
   expect(text).not.toMatch(/node:internal|file:\/\/|Node\.js v\d/);
@@ -142,20 +140,14 @@ describe('nuwa run: tools modules that fail to load', () => {
     expectNoStack(result.stderr);
   });
 
-  // Where the module went wrong is a place in the module (or in a module it imports), never one
-  // in this package: a definition the registry refuses used to be reported at a line of bin/nuwa.
-  it.each([
-    // The definition is data: it has no line of its own, and the message names it.
-    ['a list with a definition the registry refuses', 'refused.mjs', 'export default [\n  { name: "bad name!", description: "x", parameters: [], execute: () => 1 },\n];\n', '"bad name!" is not a valid tool name'],
-    ['a default function that registers one', 'refused-fn.mjs', 'export default (registry) => {\n  registry.register({ name: "bad name!", description: "x", parameters: [], execute: () => 1 });\n};\n', '{file}:2:12: TypeError: "bad name!" is not a valid tool name'],
-    ['a CommonJS module that throws at load', 'throws.cjs', 'const server = null;\nmodule.exports = server.connect();\n', "{file}:2:25: TypeError: Cannot read properties of null (reading 'connect')"],
-    ['an ES module that throws at load', 'throws.mjs', 'export default [];\n\n    throw new Error("no tool server");\n', '{file}:3:11: no tool server'],
-  ])('%s: the module named, at its own line and column', (_name, name, text, message) => {
-    const file = tempFile(name, text);
+  // Where the module went wrong is a place in the module, never one in this package: a definition
+  // the registry refused used to be reported at a line of bin/nuwa. (The other cases, in-process:
+  // test/unit/providers/module.test.ts.)
+  it('a definition the registry refuses: the module named, and no place of bin/nuwa', () => {
+    const file = tempFile('refused.mjs', 'export default [\n  { name: "bad name!", description: "x", parameters: [], execute: () => 1 },\n];\n');
     const result = nuwa(['run', '-', '--tools', file], { input: 'PRINT(1)' });
     expect(result.status).toBe(2);
-    expect(result.stderr.split('\n')[0]).toMatch(new RegExp(`^nuwa: cannot load tools from ${escape(file)}: ${escape(message).replace('\\{file\\}', escape(file))}`));
-    expect(result.stderr).not.toContain('bin/nuwa');
+    expect(result.stderr.split('\n')[0]).toBe(`nuwa: cannot load tools from ${file}: "bad name!" is not a valid tool name: use letters, digits and _ (dots separate a toolset from its tools), so that CALL can name it`);
     expectNoStack(result.stderr);
   });
 

@@ -38,19 +38,6 @@ describe('nuwa tools', () => {
     expect(lines[3]).toMatch(/^place_order\s+write\s+network\s+module\s+Buy or sell shares at the current price\.$/);
   });
 
-  it('says when no tools are loaded, and every way to load some', () => {
-    const ways = '--tools <module> (an ES module), --tools-dir <dir> (programs in any language), --mcp "<command>" (an MCP server) or --std (the standard tools)';
-    const result = nuwa(['tools']);
-    expect(result.status).toBe(0);
-    expect(result.stdout).toBe(`No tools are loaded. Load some with ${ways}.\n`);
-    const named = nuwa(['tools', 'get_price']);
-    expect(named.status).toBe(2);
-    expect(named.stderr).toBe(`nuwa: there is no tool "get_price" (no tools are loaded: load some with ${ways})\nRun \`nuwa tools --help\` for usage.\n`);
-    // The REPL's .tools says the same.
-    const repl = spawnSync(process.execPath, [bin, 'repl'], { cwd: root, input: '.tools\n', encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 20_000 });
-    expect(repl.stdout).toBe(`No tools are loaded: start the REPL with ${ways} to load some.\n`);
-  });
-
   it('describes one tool: parameters with types, required marks, defaults and descriptions, the result type and risk level', () => {
     const result = nuwa(['tools', 'get_forecast', '--tools', mixed]);
     expect(result.status).toBe(0);

@@ -265,8 +265,9 @@ describe('Ctrl-C', () => {
   });
 });
 
+// The rules of the notes (when, and where not) are tested in-process: test/unit/cli/setup.test.ts.
 describe('an MCP server that is slow to start', () => {
-  const slow = { FIXTURE_START_DELAY_MS: '2500' };
+  const slow = { FIXTURE_START_DELAY_MS: '1500' };
 
   it('is announced on a terminal while it starts, and named once it is up', async () => {
     const file = script('PRINT(CALL fixture_server.echo { text: "hi" })');
@@ -277,14 +278,7 @@ describe('an MCP server that is slow to start', () => {
       terminal.kill();
     }
     expect(terminal.text).toMatch(
-      new RegExp(`^nuwa: starting the MCP server \`${fixtureServer}\`\\.\\.\\.\\nnuwa: MCP server \`${fixtureServer}\` ready after \\d+\\.\\d s: fixture-server 1\\.2\\.3, 9 tools as fixture_server\\.\\*\\nhi\\n$`),
+      new RegExp(`^nuwa: starting the MCP server \`${fixtureServer}\`\\.\\.\\.\\nnuwa: MCP server \`${fixtureServer}\` ready after \\d+\\.\\d s: fixture-server 1\\.2\\.3, \\d+ tools as fixture_server\\.\\*\\nhi\\n$`),
     );
-  });
-
-  it('is not announced where stderr is no terminal: a program reading it gets only warnings and errors', () => {
-    const result = nuwa(['run', '-', '--mcp', fixtureServer, '--json'], { input: 'PRINT(CALL fixture_server.echo { text: "hi" })', env: slow });
-    expect(result.status).toBe(0);
-    expect(result.stderr).toBe('');
-    expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, output: ['hi'] });
   });
 });

@@ -1,18 +1,21 @@
-// Usage mistakes on the command line (CLI.md v1.1, issue 20): a misspelt command is answered with
-// the closest commands, a usage error points at the help of the command it was made in, and an
-// option given a value it cannot take (a negative limit, a missing value) is one line saying what
-// the option takes, never Node's own three-line message. Each spawns bin/nuwa (the built dist/).
-import { spawnSync } from 'node:child_process';
+// Usage mistakes on the command line (CLI.md v1.1, issue 20), through `main` in-process: a misspelt
+// command is answered with the closest commands, a usage error points at the help of the command it
+// was made in, and an option given a value it cannot take (a negative limit, a missing value) is one
+// line saying what the option takes, never Node's own three-line message. (The real process prints
+// the same: the console examples of docs/cli.md run bin/nuwa.)
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { CliIO } from '../../../src/cli/io.js';
+import { main } from '../../../src/cli/main.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'bin', 'nuwa');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-function nuwa(args: string[]) {
-  const child = spawnSync(process.execPath, [bin, ...args], { cwd: root, input: '', encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 20_000 });
-  return { status: child.status, stdout: child.stdout, stderr: child.stderr };
+async function nuwa(args: string[]) {
+  const out = { stdout: '', stderr: '' };
+  const io: CliIO = { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), readStdin: async () => '', interactive: false, color: false, cwd: root };
+  const status = await main(args, io);
+  return { status, ...out };
 }
 
 const COMMANDS = ['run', 'check', 'repl', 'tools', 'prompt', 'mcp', 'runs', 'playground'];
@@ -25,26 +28,28 @@ describe('a misspelt command', () => {
     ['playgrond', 'unknown command `playgrond`: did you mean `playground`?'],
     ['fly', 'unknown command `fly`: the commands are run, check, repl, tools, prompt, mcp, runs, playground, help'],
     ['--json', 'unknown option `--json`: options go after the command, as in nuwa run <file> --json'],
-  ])('%s: the closest commands, and status 2', (command, message) => {
-    expect(nuwa([command])).toEqual({ status: 2, stdout: '', stderr: `nuwa: ${message}\nRun \`nuwa --help\` for usage.\n` });
+  ])('%s: the closest commands, and status 2', async (command, message) => {
+    expect(await nuwa([command])).toEqual({ status: 2, stdout: '', stderr: `nuwa: ${message}\nRun \`nuwa --help\` for usage.\n` });
   });
 
-  it('also in `nuwa help <command>` and `nuwa runs <command>`', () => {
-    expect(nuwa(['help', 'runz']).stderr).toBe('nuwa: unknown command `runz`: did you mean `run` or `runs`?\nRun `nuwa --help` for usage.\n');
-    expect(nuwa(['runs', 'lst', '--store', path.join(root, 'no-such-store')]).stderr).toBe('nuwa: unknown runs command `lst`: did you mean `list`?\nRun `nuwa runs --help` for usage.\n');
+  it('also in `nuwa help <command>` and `nuwa runs <command>`', async () => {
+    expect((await nuwa(['help', 'runz'])).stderr).toBe('nuwa: unknown command `runz`: did you mean `run` or `runs`?\nRun `nuwa --help` for usage.\n');
+    expect((await nuwa(['runs', 'lst', '--store', path.join(root, 'no-such-store')])).stderr).toBe(
+      'nuwa: unknown runs command `lst`: did you mean `list`?\nRun `nuwa runs --help` for usage.\n',
+    );
   });
 });
 
 describe('a usage error points at the help of its command', () => {
-  it.each(COMMANDS)('nuwa %s', (command) => {
-    const result = nuwa([command, '--frobnicate']);
+  it.each(COMMANDS)('nuwa %s', async (command) => {
+    const result = await nuwa([command, '--frobnicate']);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^nuwa: unknown option \`--frobnicate\`.*\\nRun \`nuwa ${command} --help\` for usage\\.\\n$`));
     // ... and that help exists: the command's own usage, also through `nuwa help <command>`.
-    const help = nuwa([command, '--help']);
+    const help = await nuwa([command, '--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(new RegExp(`^Usage: nuwa ${command}\\b`));
-    expect(nuwa(['help', command]).stdout).toBe(help.stdout);
+    expect((await nuwa(['help', command])).stdout).toBe(help.stdout);
   });
 });
 
@@ -55,6 +60,7 @@ describe('options that take a number', () => {
     [['run', '-', '--timeout', '-5'], '--timeout -5: expected a whole number of milliseconds, 0 or more', 'run'],
     [['run', '-', '--timeout=-5'], '--timeout -5: expected a whole number of milliseconds, 0 or more', 'run'],
     [['run', '-', '--timeout', '1.5'], '--timeout 1.5: expected a whole number of milliseconds, 0 or more', 'run'],
+    [['run', '-', '--max-source-bytes', '-1'], '--max-source-bytes -1: expected a whole number of bytes, 0 or more', 'run'],
     [['run', '-', '--max-steps', 'lots'], '--max-steps lots: expected a whole number, 0 or more', 'run'],
     [['run', '-', '--max-steps'], '--max-steps needs a value: a whole number, 0 or more', 'run'],
     [['repl', '--timeout', '-1'], '--timeout -1: expected a whole number of milliseconds, 0 or more', 'repl'],
@@ -62,15 +68,15 @@ describe('options that take a number', () => {
     [['playground', '--port', '-1'], '--port -1: expected a port number from 0 to 65535', 'playground'],
     [['playground', '--port', '70000'], '--port 70000: expected a port number from 0 to 65535', 'playground'],
     [['playground', '--max-tool-calls', '-3'], '--max-tool-calls -3: expected a whole number, 0 or more', 'playground'],
-  ])('%j: one line saying what the option takes, status 2', (args, message, command) => {
-    expect(nuwa(args)).toEqual({ status: 2, stdout: '', stderr: `nuwa: ${message}\nRun \`nuwa ${command} --help\` for usage.\n` });
+  ])('%j: one line saying what the option takes, status 2', async (args, message, command) => {
+    expect(await nuwa(args)).toEqual({ status: 2, stdout: '', stderr: `nuwa: ${message}\nRun \`nuwa ${command} --help\` for usage.\n` });
   });
 
-  it('other options without their value, or with one they do not take', () => {
-    expect(nuwa(['run', '-', '--tools', 'a.mjs', '--tools', '--yes']).stderr).toBe(
+  it('other options without their value, or with one they do not take', async () => {
+    expect((await nuwa(['run', '-', '--tools', 'a.mjs', '--tools', '--yes'])).stderr).toBe(
       'nuwa: --tools needs a value, and --yes is an option (a value that starts with - is written --tools=--yes)\nRun `nuwa run --help` for usage.\n',
     );
-    expect(nuwa(['run', '-', '--trace']).stderr).toBe('nuwa: --trace needs a value\nRun `nuwa run --help` for usage.\n');
-    expect(nuwa(['run', '-', '--yes=1']).stderr).toBe('nuwa: --yes takes no value\nRun `nuwa run --help` for usage.\n');
+    expect((await nuwa(['run', '-', '--trace'])).stderr).toBe('nuwa: --trace needs a value\nRun `nuwa run --help` for usage.\n');
+    expect((await nuwa(['run', '-', '--yes=1'])).stderr).toBe('nuwa: --yes takes no value\nRun `nuwa run --help` for usage.\n');
   });
 });
