@@ -307,36 +307,6 @@ describe('nuwa run: hostile input ends in a NuwaError', () => {
   });
 });
 
-describe('nuwa: usage errors exit 2', () => {
-  it.each([
-    ['an unknown option', ['run', '-', '--frobnicate'], /^nuwa: unknown option `--frobnicate`\n/],
-    ['a misspelt option', ['run', '-', '--tool', 'x.mjs'], /unknown option `--tool`: did you mean `--tools`, `--root` or `--tools-dir`\?/],
-    ["another command's option", ['check', '-', '--chek'], /unknown option `--chek`(?!: did you mean `--check`)/],
-    ['a missing script file', ['run', 'no/such/file.nuwa'], /cannot read no\/such\/file\.nuwa: no such file/],
-    ['no script at all', ['run'], /needs a script file/],
-    ['an unknown command', ['fly'], /unknown command `fly`/],
-    ['a tools module that throws while loading', ['run', '-', '--tools', path.join(fixtures, 'tools-broken.mjs')], /cannot load tools from .*cannot reach the tool server/],
-    ['a tools module with a bad export', ['run', '-', '--tools', path.join(fixtures, 'tools-bad-export.mjs')], /default export must be a list/],
-    ['a missing tools module', ['run', '-', '--tools', 'nope.mjs'], /cannot load tools from nope\.mjs: no such file/],
-    ['a malformed --var', ['run', '-', '--var', 'novalue'], /--var novalue: write --var name=<json>/],
-    ['a missing --state file', ['run', '-', '--state', 'missing.json'], /--state missing\.json: no such file/],
-    ['a non-numeric limit', ['run', '-', '--max-steps', 'lots'], /--max-steps lots: expected a whole number/],
-  ])('%s', (_name, args, message) => {
-    const result = nuwa(args as string[], { input: 'PRINT(1)' });
-    expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(message as RegExp);
-    expect(result.stdout).toBe('');
-    expectNoStack(result.stderr);
-  });
-
-  it('rejects a --state file that is not a JSON object', () => {
-    const state = scriptFile('[1, 2]', 'state.json');
-    const result = nuwa(['run', '-', '--state', state], { input: 'PRINT(1)' });
-    expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/must hold a JSON object/);
-  });
-});
-
 describe('nuwa --help and --version', () => {
   it('prints help', () => {
     const result = nuwa(['--help']);

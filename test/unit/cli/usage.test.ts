@@ -3,6 +3,8 @@
 // was made in, and an option given a value it cannot take (a negative limit, a missing value) is one
 // line saying what the option takes, never Node's own three-line message. (The real process prints
 // the same: the console examples of docs/cli.md run bin/nuwa.)
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -11,12 +13,14 @@ import { main } from '../../../src/cli/main.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-async function nuwa(args: string[]) {
+async function nuwa(args: string[], input = '') {
   const out = { stdout: '', stderr: '' };
-  const io: CliIO = { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), readStdin: async () => '', interactive: false, color: false, cwd: root };
+  const io: CliIO = { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), readStdin: async () => input, interactive: false, color: false, cwd: root };
   const status = await main(args, io);
   return { status, ...out };
 }
+
+const fixtures = path.join(root, 'test', 'e2e', 'fixtures');
 
 const COMMANDS = ['run', 'check', 'repl', 'tools', 'prompt', 'mcp', 'runs', 'playground'];
 
@@ -78,5 +82,34 @@ describe('options that take a number', () => {
     );
     expect((await nuwa(['run', '-', '--trace'])).stderr).toBe('nuwa: --trace needs a value\nRun `nuwa run --help` for usage.\n');
     expect((await nuwa(['run', '-', '--yes=1'])).stderr).toBe('nuwa: --yes takes no value\nRun `nuwa run --help` for usage.\n');
+  });
+});
+
+describe('usage errors exit 2', () => {
+  it.each([
+    ['an unknown option', ['run', '-', '--frobnicate'], /^nuwa: unknown option `--frobnicate`\n/],
+    ['a misspelt option', ['run', '-', '--tool', 'x.mjs'], /unknown option `--tool`: did you mean `--tools`, `--root` or `--tools-dir`\?/],
+    ["another command's option", ['check', '-', '--chek'], /unknown option `--chek`(?!: did you mean `--check`)/],
+    ['a missing script file', ['run', 'no/such/file.nuwa'], /cannot read no\/such\/file\.nuwa: no such file/],
+    ['no script at all', ['run'], /needs a script file/],
+    ['a tools module that throws while loading', ['run', '-', '--tools', path.join(fixtures, 'tools-broken.mjs')], /cannot load tools from .*cannot reach the tool server/],
+    ['a tools module with a bad export', ['run', '-', '--tools', path.join(fixtures, 'tools-bad-export.mjs')], /default export must be a list/],
+    ['a missing tools module', ['run', '-', '--tools', 'nope.mjs'], /cannot load tools from nope\.mjs: no such file/],
+    ['a malformed --var', ['run', '-', '--var', 'novalue'], /--var novalue: write --var name=<json>/],
+    ['a missing --state file', ['run', '-', '--state', 'missing.json'], /--state missing\.json: no such file/],
+  ])('%s', async (_name, args, message) => {
+    const result = await nuwa(args, 'PRINT(1)');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).not.toMatch(/\n\s+at .+:\d+:\d+|node:internal|file:\/\//); // one line and a pointer, no stack
+  });
+
+  it('rejects a --state file that is not a JSON object', async () => {
+    const state = path.join(mkdtempSync(path.join(tmpdir(), 'nuwa-usage-')), 'state.json');
+    writeFileSync(state, '[1, 2]');
+    const result = await nuwa(['run', '-', '--state', state], 'PRINT(1)');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/must hold a JSON object/);
   });
 });
