@@ -24,7 +24,16 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...postgresTests], sequence: { groupOrder: 1 } },
+        test: {
+          name: 'main',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...postgresTests],
+          // Vitest's default is one worker less than the cores: one worker on a 2-core machine. Most
+          // files here spend their time waiting for the processes they spawn (bin/nuwa, tools,
+          // servers, tsc, Chromium), so three side by side keep both cores busy.
+          maxWorkers: 3,
+          sequence: { groupOrder: 1 },
+        },
       },
       {
         // One throwaway Postgres cluster for these files (test/support/postgres.ts), started only
