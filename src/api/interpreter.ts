@@ -12,6 +12,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import type { ConfirmLevel, Logger } from '../tools/types.js';
 import { compileProgram } from '../runtime/evaluator.js';
 import { limitsFrom, type Limits } from '../tools/limits.js';
+import { readTraceOptions } from '../tools/tracing.js';
 import { hostLogger } from '../tools/run.js';
 import { ScriptRun } from '../runtime/script-run.js';
 import { Scope } from '../runtime/scope.js';
@@ -59,6 +60,7 @@ export class Interpreter {
       logger: given.methods('logger', LOGGER_METHODS) as Partial<Logger> | undefined,
       onApproval: given.oneOf('onApproval', ['deny', 'pause'] as const),
       checkpointKey: given.check<string | Uint8Array>('checkpointKey', (value) => (typeof value === 'string' && value !== '') || (value instanceof Uint8Array && value.length > 0), 'a non-empty string or Uint8Array'),
+      ...readTraceOptions(given),
     };
     this.limits = limitsFrom(given.nested('limits')); // bad limits are refused now, not at the first run
     this.sandbox = new Sandbox(this.options.sandboxDir);
@@ -99,6 +101,8 @@ export class Interpreter {
       sandbox: this.sandbox,
       fileName,
       signal: options.signal,
+      tracer: this.options.tracer,
+      traceContent: this.options.traceContent,
       ...(durable && { runId: durable.runId, journal: durable.journal, elapsedMs: durable.elapsedMs, pauseForApproval: this.options.onApproval === 'pause' }),
     });
     durable?.journal.countPrintedBy?.(() => run.output.length);

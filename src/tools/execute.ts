@@ -19,6 +19,7 @@ import { Sandbox } from './sandbox.js';
 import { Session } from './session.js';
 import type { ApprovalHook, AskHook, ConfirmLevel, LlmHook, Logger } from './types.js';
 import { describeJson } from './validate.js';
+import { readTraceOptions, type TraceOptions } from './tracing.js';
 
 /** A model's function call: the tool's name (either spelling, §5) and its arguments. */
 export interface FunctionCall {
@@ -49,8 +50,11 @@ export interface ToolResult {
   metadata?: ToolResultMetadata;
 }
 
-/** What one execute call may override. */
-export interface ExecuteOptions {
+/**
+ * What one execute call may override. With a `tracer`, the call is a span `execute_tool {name}`
+ * (and the calls it makes, its children), in the host's active context (tracing.ts).
+ */
+export interface ExecuteOptions extends TraceOptions {
   /** Whose state the tool sees (default: the registry's own session). */
   session?: Session;
   /** Asked before a tool whose confirm level needs approval; without one, such calls are denied. */
@@ -97,6 +101,7 @@ function readPolicy(given: Options): Omit<ExecuteOptions, 'session' | 'signal' |
     needsApproval: given.listOf('needsApproval', CONFIRM_LEVELS, `a list of confirm levels (${CONFIRM_LEVELS.join(', ')})`),
     timeoutMs: given.nonNegative('timeoutMs'),
     onEvent: given.function('onEvent', 'a function (event) => void'),
+    ...readTraceOptions(given),
   };
 }
 
@@ -230,6 +235,8 @@ export function callRun(registry: ToolCatalog, defaults: ExecuteDefaults, option
     signal: options.signal,
     noun: 'call',
     caller: options.caller,
+    tracer: options.tracer ?? defaults.tracer,
+    traceContent: options.traceContent ?? defaults.traceContent,
   });
 }
 

@@ -10,13 +10,28 @@ import type { NuwaEvent } from '../events.js';
 import { executeChain, type ChainResult, type ChainStrategy, type ToolChain } from './chain.js';
 import { buildTool, checkName, type RegisteredTool, type ToolSpec } from './build.js';
 import { callRun, executeCall, readExecuteDefaults, readExecuteOptions, type ExecuteDefaults, type ExecuteOptions, type FunctionCall, type ToolResult } from './execute.js';
-import { fromDefinedTool, fromPlaited, isDefinedTool, type DefinedTool, type PlaitedHandler, type PlaitedSchema } from './forms.js';
+import { fromDefinedTool, fromPlaited, isDefinedTool, type DefinedToolMark, type PlaitedHandler, type PlaitedSchema } from './forms.js';
 import { exportedName, fromExportedName } from './names.js';
 import { Options } from '../util/options.js';
 import { ToolIndex, type SearchOptions, type SearchResult } from './search.js';
 import { Session } from './session.js';
 import { createDetachedContext } from './detached.js';
-import type { Embedder, JsonSchemaObject, StateMetadata, ToolCategory, ToolContext, ToolDefinition, ToolFunction, ToolSchema, ToolSource } from './types.js';
+import type {
+  Embedder,
+  JsonSchemaObject,
+  NuwaSchema,
+  StateMetadata,
+  ToolArgs,
+  ToolCategory,
+  ToolContext,
+  ToolDefinition,
+  ToolFunction,
+  ToolParameters,
+  ToolReturns,
+  ToolSchema,
+  ToolSource,
+  TypedToolFunction,
+} from './types.js';
 import { outsideProviders, type ExecutableOptions, type ExecutablesLoaded, type McpConnectOptions, type McpConnection } from './outside.js';
 
 export type { RegisteredTool } from './build.js';
@@ -50,8 +65,8 @@ export type RegistryEventType = RegistryEvent['type'];
 export type ChainEvent = Extract<NuwaEvent, { type: 'tool:chain:started' | 'tool:chain:completed' | 'tool:chain:failed' }>;
 export type RegistryListener = (event: RegistryEvent) => void;
 
-/** The Nuwa form's schema: the tool's schema without its name, options allowed. */
-type NuwaSchema = Omit<ToolSchema, 'name' | 'parameters' | 'returns'> & Partial<Omit<ToolDefinition, 'description'>>;
+/** A tool of a toolset: a one-object definition typed from its schemas, or a defineTool tool. */
+export type ToolsetTool<P extends ToolParameters = ToolParameters, R extends ToolReturns = ToolReturns> = ToolDefinition<P, R> | DefinedToolMark;
 
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
@@ -80,20 +95,52 @@ export class ToolRegistry {
    * - `register({ ...schema, execute, category, confirm, keywords, timeoutMs })`: the one-object form;
    * - `register(name, handler, schema)`: the Plaited form (the handler returns `{ success, data | error }`);
    * - `register(defineTool({ id, name, description, input, output, execute, meta, ... }))`: the sdkwork form.
-   * Registering a taken name is an error.
+   * Registering a taken name is an error. The function is typed from the schema (inference.ts).
+   *
+   * One signature for the forms that start with an object and one for those that start with a
+   * name, rather than an overload per form: a mistake in a call is then reported against the
+   * argument it is in, compared with what that argument may be, and not once per form besides.
    */
-  register(definition: ToolDefinition): RegisteredTool;
-  register(tool: DefinedTool): RegisteredTool;
-  register(name: string, schema: NuwaSchema, execute?: ToolFunction): RegisteredTool;
-  register(name: string, handler: PlaitedHandler, schema: PlaitedSchema): RegisteredTool;
-  register(nameOrDefinition: string | ToolDefinition | DefinedTool, second?: NuwaSchema | PlaitedHandler, third?: ToolFunction | PlaitedSchema): RegisteredTool {
+  register<const P extends ToolParameters = ToolParameters, const R extends ToolReturns = ToolReturns>(definition: ToolDefinition<P, R> | DefinedToolMark): RegisteredTool;
+  register<const P extends ToolParameters = ToolParameters, const R extends ToolReturns = ToolReturns>(
+    name: string,
+    schemaOrHandler: NuwaSchema<P, R> | PlaitedHandler<ToolArgs<P>>,
+    executeOrSchema?: TypedToolFunction<P, R, ToolContext> | PlaitedSchema<P>,
+  ): RegisteredTool;
+  register(nameOrDefinition: string | ToolDefinition | DefinedToolMark, second?: NuwaSchema | PlaitedHandler, third?: ToolFunction | PlaitedSchema): RegisteredTool {
     return this.add(toSpec(nameOrDefinition, second, third));
   }
 
-  /** Registers tools under a group: `registerToolset('math', [add])` makes `math.add`. */
-  registerToolset(group: string, tools: ToolDefinition[]): RegisteredTool[];
-  registerToolset(group: string, tools: Array<ToolDefinition | DefinedTool>): RegisteredTool[];
-  registerToolset(group: string, tools: Array<ToolDefinition | DefinedTool>): RegisteredTool[] {
+  /**
+   * Registers tools under a group: `registerToolset('math', [add])` makes `math.add`. Each of the
+   * first eight tools of a list written in place gets its function typed from its own schemas (a
+   * type parameter per place: the compiler cannot infer one per item of a list); the others, as
+   * general definitions.
+   */
+  registerToolset<
+    const P1 extends ToolParameters = ToolParameters, const R1 extends ToolReturns = ToolReturns,
+    const P2 extends ToolParameters = ToolParameters, const R2 extends ToolReturns = ToolReturns,
+    const P3 extends ToolParameters = ToolParameters, const R3 extends ToolReturns = ToolReturns,
+    const P4 extends ToolParameters = ToolParameters, const R4 extends ToolReturns = ToolReturns,
+    const P5 extends ToolParameters = ToolParameters, const R5 extends ToolReturns = ToolReturns,
+    const P6 extends ToolParameters = ToolParameters, const R6 extends ToolReturns = ToolReturns,
+    const P7 extends ToolParameters = ToolParameters, const R7 extends ToolReturns = ToolReturns,
+    const P8 extends ToolParameters = ToolParameters, const R8 extends ToolReturns = ToolReturns,
+  >(
+    group: string,
+    tools: readonly [
+      ToolsetTool<P1, R1>?,
+      ToolsetTool<P2, R2>?,
+      ToolsetTool<P3, R3>?,
+      ToolsetTool<P4, R4>?,
+      ToolsetTool<P5, R5>?,
+      ToolsetTool<P6, R6>?,
+      ToolsetTool<P7, R7>?,
+      ToolsetTool<P8, R8>?,
+      ...ToolsetTool[],
+    ],
+  ): RegisteredTool[];
+  registerToolset(group: string, tools: ReadonlyArray<ToolDefinition | DefinedToolMark>): RegisteredTool[] {
     checkName(group, 'toolset');
     if (!Array.isArray(tools)) throw new TypeError(`registerToolset("${group}", tools): tools must be a list of tool definitions`);
     const specs = tools.map((tool) => {

@@ -18,6 +18,7 @@ import type { CallJournal } from './journal.js';
 import { CallSlots } from './concurrency.js';
 import type { ValueLimits } from '../values/values.js';
 import { callHook, describeThrown } from '../util/foreign.js';
+import { RunTrace, type TraceOptions } from './tracing.js';
 
 /**
  * The calls a plan approved as a whole still covers (check/approval.ts makes one from a plan): each
@@ -27,7 +28,7 @@ export interface CallBudget {
   take(toolName: string): boolean;
 }
 
-export interface RunSettings {
+export interface RunSettings extends TraceOptions {
   registry: ToolCatalog;
   session: Session;
   limits: Required<Limits>;
@@ -82,6 +83,8 @@ export class Run implements CallHost {
   readonly journal: CallJournal | undefined;
   readonly pauseForApproval: boolean;
   readonly caller: CallerContext | undefined;
+  /** The run's spans, when the host gave a tracer (tracing.ts); fed by `emit`. */
+  readonly trace: RunTrace | undefined;
   steps = 0;
   toolCalls = 0;
   /** The run is over: the contexts it handed out refuse callTool, print and setVar. */
@@ -133,7 +136,17 @@ export class Run implements CallHost {
     this.limits = settings.limits;
     this.maxSteps = settings.limits.maxSteps;
     this.printLine = settings.print;
-    this.emit = settings.onEvent && safeListener(settings.onEvent, settings.logger);
+    const listener = settings.onEvent && safeListener(settings.onEvent, settings.logger);
+    const trace = settings.tracer && new RunTrace({ tracer: settings.tracer, traceContent: settings.traceContent }, settings.logger);
+    this.trace = trace;
+    // Without a tracer or a listener there is no emit at all: the call path then builds no event.
+    this.emit =
+      trace === undefined
+        ? listener
+        : (event) => {
+            trace.event(event);
+            listener?.(event);
+          };
     this.deadline = this.startedAt + this.limits.timeoutMs;
     this.sliceEnd = this.startedAt + SLICE_MS;
     this.valueLimits = { maxValueSize: this.limits.maxValueSize, maxStringLength: this.limits.maxStringLength, charge: (units) => this.charge(units) };

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPrompt, check, Interpreter, ToolRegistry } from '../../../src/index.js';
 import { argumentKey } from '../../../src/tools/signature.js';
 import type { JsonObject } from '../../../src/values/json.js';
+import type { JsonSchema } from '../../../src/tools/types.js';
 
 const ODD_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf', '', 'é', '名前', 'first name', 'IF', '__proto__\u0000', 'a"b\\c'];
 const names = fc.oneof(fc.constantFrom(...ODD_NAMES), fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 4 })).filter((name) => name !== 'other');
@@ -39,7 +40,7 @@ function registryFor(name: string): ToolRegistry {
     name: 'gives',
     description: 'its result must have the key',
     parameters: [{ name: 'with', description: 'whether to include it', type: 'boolean' }],
-    returns: { type: 'object', properties: keyed(name, number), required: [name] },
+    returns: { type: 'object', properties: keyed(name, number), required: [name] } as JsonSchema,
     execute: ({ with: include }) => (include ? keyed(name, 1) : {}),
   });
   return registry;

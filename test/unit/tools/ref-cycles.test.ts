@@ -38,7 +38,7 @@ describe('findRefCycle', () => {
 
   it('registering such a tool, for parameters or returns, fails with that message', () => {
     const registry = new ToolRegistry();
-    const cyclic = { type: 'object', properties: { a: { $ref: '#/properties/a' } } } as const;
+    const cyclic: JsonSchema = { type: 'object', properties: { a: { $ref: '#/properties/a' } } };
     expect(() => registry.register({ name: 't', description: 'd', parameters: cyclic, returns: 'any', execute: () => null })).toThrow('tool "t": its parameters schema has a $ref cycle at #/properties/a');
     expect(() => registry.register({ name: 'r', description: 'd', parameters: [], returns: cyclic, execute: () => null })).toThrow('tool "r": its returns schema has a $ref cycle at #/properties/a');
   });
