@@ -13,6 +13,12 @@
 // - All entry points are bundled together, with their shared code in shared chunks, so that a host
 //   importing `nuwa-script` and `nuwa-script/std`, and a tools module importing `nuwa-script` into
 //   the CLI, share one copy of every class (NuwaError, ToolRegistry...).
+// - Every other entry point loads the main entry first (a small virtual module in front of each).
+//   Left to itself, esbuild makes one chunk per set of entry points that reach a module, which for
+//   seven entry points came to some 40 chunks, 26 of them loaded by `import 'nuwa-script'`; a file
+//   costs its own resolution, read and compilation. With the main entry reached from everywhere, the
+//   main entry's code is one chunk, and each other entry point adds one or two of its own. (Those
+//   entry points are used next to the main entry anyway: `/std` tools go into its registry.)
 // - The files sit flat in dist/bundle/, one level below dist/ like dist/cli/main.js, so that paths
 //   the code finds from its own location (`../../package.json`, `../playground/`) stay right.
 // - Packages are not bundled: they load from node_modules as they would anyway (and their licences
@@ -49,8 +55,34 @@ const packageImports: Plugin = {
   },
 };
 
+const MAIN_ENTRY = path.join(DIST, ENTRY_POINTS.index);
+
+/**
+ * Puts the main entry in front of every other entry point, and of every module the package loads
+ * with `import()` (those are entry points to esbuild too): each becomes a small virtual module that
+ * imports the main entry, then re-exports the real one.
+ */
+const mainEntryFirst: Plugin = {
+  name: 'main-entry-first',
+  setup(builder) {
+    const front = (file: string) => ({ path: file, namespace: 'main-entry-first' });
+    builder.onResolve({ filter: /^main-entry-first:/ }, ({ path: specifier }) => front(specifier.slice('main-entry-first:'.length)));
+    builder.onResolve({ filter: /^\./ }, ({ path: specifier, kind, resolveDir }) => {
+      const file = path.resolve(resolveDir, specifier);
+      return kind === 'dynamic-import' && file.startsWith(DIST + path.sep) ? front(file) : undefined;
+    });
+    builder.onLoad({ filter: /.*/, namespace: 'main-entry-first' }, ({ path: file }) => {
+      const hasDefault = /^export default /m.test(readFileSync(file, 'utf8'));
+      const contents = [`import ${JSON.stringify(MAIN_ENTRY)};`, `export * from ${JSON.stringify(file)};`, hasDefault ? `export { default } from ${JSON.stringify(file)};` : ''];
+      return { contents: contents.join('\n'), resolveDir: path.dirname(file), loader: 'js' };
+    });
+  },
+};
+
 const result = await build({
-  entryPoints: Object.fromEntries(Object.entries(ENTRY_POINTS).map(([name, file]) => [name, path.join(DIST, file)])),
+  entryPoints: Object.fromEntries(
+    Object.entries(ENTRY_POINTS).map(([name, file]) => [name, name === 'index' ? MAIN_ENTRY : `main-entry-first:${path.join(DIST, file)}`]),
+  ),
   outdir: path.join(DIST, 'bundle'),
   entryNames: '[name]',
   chunkNames: '[name]-[hash]',
@@ -60,7 +92,7 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   packages: 'external',
-  plugins: [packageImports],
+  plugins: [mainEntryFirst, packageImports],
   metafile: true,
   minify: process.env.NUWA_MINIFY === '1',
   logLevel: 'warning',

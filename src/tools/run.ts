@@ -101,7 +101,8 @@ export class Run implements CallHost {
   private readonly maxSteps: number;
   private readonly deadline: number;
   private readonly printLine: (line: string) => void;
-  private readonly controller = new AbortController();
+  /** Made when something first asks for `signal` (a tool that looks at it, a tool with a timeout...). */
+  private controller: AbortController | undefined;
   readonly waits = new Waits();
   /** Why the run stopped (its signal is aborted with it). */
   private stopError: NuwaError | null = null;
@@ -158,8 +159,18 @@ export class Run implements CallHost {
     else this.hostSignal?.addEventListener('abort', this.onHostAbort, { once: true });
   }
 
-  /** Aborted when the run stops, with the NuwaError that stopped it as its reason. */
-  readonly signal: AbortSignal = this.controller.signal;
+  /**
+   * Aborted when the run stops, with the NuwaError that stopped it as its reason. Most runs' tools
+   * never look at it, so the controller is made on the first read (already aborted if the run has
+   * stopped), not for every run.
+   */
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.stopError !== null) this.controller.abort(this.stopError);
+    }
+    return this.controller.signal;
+  }
 
   /** True once the run has stopped (and its signal is aborted). */
   get stopped(): boolean {
@@ -231,7 +242,7 @@ export class Run implements CallHost {
     if (this.stopError !== null) return;
     this.stopError = error;
     this.haltError = error;
-    this.controller.abort(error);
+    this.controller?.abort(error);
     this.waits.stop(error);
   }
 
@@ -256,7 +267,7 @@ export class Run implements CallHost {
     this.ended = true;
     clearTimeout(this.timer);
     this.hostSignal?.removeEventListener('abort', this.onHostAbort);
-    this.stop(new NuwaError('AbortedError', `the ${this.noun} has finished`));
+    if (this.stopError === null) this.stop(withoutStack(() => new NuwaError('AbortedError', `the ${this.noun} has finished`)));
   }
 
   get durationMs(): number {
@@ -367,3 +378,21 @@ function safeListener(listener: (event: NuwaEvent) => void, logger: Logger): (ev
   return (event) => callHook(listener, [event], (error) => logger.warn(`an onEvent listener threw on ${event.type}: ${describeThrown(error)}`));
 }
 
+/**
+ * `make()`'s error without a stack trace. For the error every run ends with ("the run has finished":
+ * the reason of a signal a tool may still hold): its stack would always point here, and capturing
+ * one, on every run, cost more than the rest of finishing it.
+ */
+function withoutStack<E extends Error>(make: () => E): E {
+  const limit = Error.stackTraceLimit;
+  try {
+    Error.stackTraceLimit = 0;
+  } catch {
+    return make(); // a host that froze Error (a hardened realm): with its stack, then
+  }
+  try {
+    return make();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
