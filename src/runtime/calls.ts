@@ -108,7 +108,7 @@ interface ArgumentsMaker {
 function argumentsMaker(keys: string[]): ArgumentsMaker {
   // Makers are shared by every CALL with the same keys, in this script and the next: most scripts
   // are run once, and compiling two functions for each of their CALLs cost more than the call.
-  const key = keys.join('\u0000');
+  const key = JSON.stringify(keys);
   const known = MAKERS.get(key);
   if (known !== undefined) return known;
   const made = newArgumentsMaker(keys);

@@ -430,9 +430,9 @@ describe('a context kept after its run (issue 5.5)', () => {
 
   it('exposes only the documented surface: no way to the host or the interpreter', async () => {
     const { kept } = await keptContext();
-    expect(Object.getOwnPropertyNames(kept).sort()).toEqual(['signal', 'toolName']);
+    expect(Object.getOwnPropertyNames(kept).sort()).toEqual(['toolName']);
     const documented = [
-      'constructor', 'executionId', 'setState', 'getStateValue', 'hasState', 'getAllState', 'clearState', 'getStateMetadata', 'getAllStateMetadata',
+      'constructor', 'signal', 'executionId', 'setState', 'getStateValue', 'hasState', 'getAllState', 'clearState', 'getStateMetadata', 'getAllStateMetadata',
       'registerStateMetadata', 'sessionId', 'logger', 'print', 'callTool', 'getVar', 'setVar', 'sandboxDir', 'resolvePath', 'ask', 'llm',
     ];
     expect(Object.getOwnPropertyNames(Object.getPrototypeOf(kept)).sort()).toEqual(documented.sort());
