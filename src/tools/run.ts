@@ -67,7 +67,6 @@ const CLOCK_CHECK_INTERVAL = 1024;
 const SLICE_MS = 10;
 
 export class Run implements CallHost {
-  readonly runId: string;
   readonly registry: ToolCatalog;
   readonly session: Session;
   readonly logger: Logger;
@@ -114,11 +113,21 @@ export class Run implements CallHost {
   private readonly hostSignal: AbortSignal | undefined;
   private readonly noun: 'run' | 'call';
   private readonly onHostAbort = () => this.stop(new NuwaError('AbortedError', abortMessage(this.noun, this.hostSignal?.reason)));
+  #runId: string | undefined;
+
+  /**
+   * The run's executionId (events, contexts, durable runs): a random UUID made when first read, as
+   * most runs never show it to anyone, and making one costs more than the rest of starting a run.
+   */
+  get runId(): string {
+    return (this.#runId ??= randomId());
+  }
+
   /** The number of the first call the run made, once it has made one. */
   private firstCall: number | undefined;
 
   constructor(settings: RunSettings) {
-    this.runId = settings.runId ?? randomId();
+    this.#runId = settings.runId;
     this.caller = settings.caller;
     this.startedAt = performance.now() - (settings.elapsedMs ?? 0);
     this.journal = settings.journal;
@@ -167,14 +176,14 @@ export class Run implements CallHost {
   get signal(): AbortSignal {
     if (this.controller === undefined) {
       this.controller = new AbortController();
-      if (this.stopError !== null) this.controller.abort(this.stopError);
+      if (this.stopped) this.controller.abort((this.stopError ??= this.finishedError()));
     }
     return this.controller.signal;
   }
 
-  /** True once the run has stopped (and its signal is aborted). */
+  /** True once the run has stopped (and its signal is aborted), finishing included. */
   get stopped(): boolean {
-    return this.stopError !== null;
+    return this.stopError !== null || this.ended;
   }
 
   /** True once a durable run is pausing: its calls in flight finish, nothing new begins. */
@@ -267,7 +276,14 @@ export class Run implements CallHost {
     this.ended = true;
     clearTimeout(this.timer);
     this.hostSignal?.removeEventListener('abort', this.onHostAbort);
-    if (this.stopError === null) this.stop(withoutStack(() => new NuwaError('AbortedError', `the ${this.noun} has finished`)));
+    // Most runs end with no tool holding their signal and no call in flight: nothing can see the
+    // error they end with then, and it is made only if something asks for the signal later (a tool
+    // that kept its context). No part of the script runs after this, so nothing steps into it.
+    if (this.stopError === null && (this.controller !== undefined || !this.waits.idle)) this.stop(this.finishedError());
+  }
+
+  private finishedError(): NuwaError {
+    return withoutStack(() => new NuwaError('AbortedError', `the ${this.noun} has finished`));
   }
 
   get durationMs(): number {
