@@ -25,7 +25,7 @@
 //   travel with them). The package's `#` imports (package.json "imports") are bundled as their
 //   "module-sync" forms: Chevrotain's single file, and Ajv and MiniSearch loaded on first use.
 // - No minification: a host debugging through the package sees its real names.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
 
@@ -99,5 +99,11 @@ const result = await build({
 });
 
 const outputs = Object.entries(result.metafile.outputs);
+// Chunks of an earlier build (their names carry a hash of their content) are removed after the new
+// ones are written, not before: dist/bundle/ is never missing or half-written while this runs.
+const written = new Set(outputs.map(([file]) => path.resolve(file))); // relative to the working directory
+for (const file of readdirSync(path.join(DIST, 'bundle'))) {
+  if (!written.has(path.join(DIST, 'bundle', file))) rmSync(path.join(DIST, 'bundle', file));
+}
 const total = outputs.reduce((sum, [, output]) => sum + output.bytes, 0);
 console.log(`dist/bundle/  ${outputs.length} files, ${(total / 1024).toFixed(1)} KB`);
