@@ -19,6 +19,10 @@ export default defineConfig({
     },
   },
   test: {
+    // Vitest's default is one worker less than the cores: one on a 2-core machine. Most files spend
+    // their time waiting for what they spawn (bin/nuwa, tools, servers, Postgres and DBOS workers,
+    // tsc, Chromium), so four side by side keep both cores busy; the two projects share them.
+    maxWorkers: 4,
     // End-to-end tests spawn bin/nuwa and real tool processes; give them room on a busy machine.
     testTimeout: 30_000,
     hookTimeout: 30_000,
@@ -27,7 +31,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...postgresTests], sequence: { groupOrder: 1 } },
+        test: {
+          name: 'main',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...postgresTests],
+        },
       },
       {
         // One throwaway Postgres cluster for these files (test/support/postgres.ts), started only
@@ -37,11 +45,6 @@ export default defineConfig({
           name: 'postgres',
           include: postgresTests,
           globalSetup: ['test/support/postgres-setup.ts'],
-          // These files mostly wait on worker processes and the server: run them side by side, in a
-          // group of their own before the rest (vitest needs one for a project's own maxWorkers),
-          // so that their heartbeats do not compete with the CPU-heavy tests of the main project.
-          maxWorkers: 4,
-          sequence: { groupOrder: 0 },
         },
       },
     ],

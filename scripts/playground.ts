@@ -1,5 +1,6 @@
 // Builds the playground page (scripts/playground/build.ts):
-//   tsx scripts/playground.ts            dist/playground/assets/: what `nuwa playground` serves (part of npm run build)
+//   tsx scripts/playground.ts            dist/playground/assets/: what `nuwa playground` serves (npm run build
+//                                        builds it too, through scripts/build.ts)
 //   tsx scripts/playground.ts --static   playground-dist/: the static page with the example tools in it
 //                                        (npm run playground:build; --static DIR writes elsewhere)
 import path from 'node:path';

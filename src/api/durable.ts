@@ -22,6 +22,10 @@ export interface DurableRunSettings {
   journal: CallJournal;
   /** Time spent running before this process took the run up (timeoutMs counts across pauses). */
   elapsedMs: number;
+  /** Overrides the interpreter's `onApproval: 'pause'` (an integration whose runs always wait). */
+  pauseForApproval?: boolean;
+  /** Overrides the interpreter's `maxConcurrentCalls` (an engine that replays calls in the order they start). */
+  maxConcurrentCalls?: number;
 }
 
 /** How a run of a script ended (Interpreter.runScript). */

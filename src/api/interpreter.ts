@@ -90,7 +90,7 @@ export class Interpreter {
     const run = new ScriptRun({
       registry: this.registry,
       session: this.session,
-      limits: this.limits,
+      limits: durable?.maxConcurrentCalls === undefined ? this.limits : { ...this.limits, maxConcurrentCalls: durable.maxConcurrentCalls },
       print: this.options.print ?? (() => {}), // quiet by default: the lines are in result.output
       approve: this.options.approve,
       ask: this.options.ask,
@@ -103,7 +103,7 @@ export class Interpreter {
       signal: options.signal,
       tracer: this.options.tracer,
       traceContent: this.options.traceContent,
-      ...(durable && { runId: durable.runId, journal: durable.journal, elapsedMs: durable.elapsedMs, pauseForApproval: this.options.onApproval === 'pause' }),
+      ...(durable && { runId: durable.runId, journal: durable.journal, elapsedMs: durable.elapsedMs, pauseForApproval: durable.pauseForApproval ?? this.options.onApproval === 'pause' }),
     });
     durable?.journal.countPrintedBy?.(() => run.output.length);
     // Without the run's clock: the variables are read after the run stopped too (for the error report).
@@ -186,15 +186,26 @@ export class Interpreter {
   /**
    * Runs a script with a journal of an integration's own (tools/journal.ts): how a durable engine
    * records and replays a run's calls its own way (nuwa-script/dbos makes each call a DBOS step).
-   * Hosts use start, resume and recover; this is for integrations.
+   * Hosts use start, resume and recover; this is for integrations. Two options override the
+   * interpreter's own for this run: `onApproval` (`'pause'`: a call that needs approval and that no
+   * approve hook decides waits for a decision, as a durable engine's runs do), and
+   * `maxConcurrentCalls` (1 for an engine that replays calls by the order they start in).
    */
-  async runWithJournal(source: string, journal: CallJournal, options: RunOptions & { runId: string; elapsedMs?: number }): Promise<JournaledOutcome> {
+  async runWithJournal(source: string, journal: CallJournal, options: RunOptions & { runId: string; elapsedMs?: number; onApproval?: 'deny' | 'pause'; maxConcurrentCalls?: number }): Promise<JournaledOutcome> {
     const where = 'runWithJournal(source, journal, options)';
     const given = Options.of(where, options);
     const runId = given.nonEmptyString('runId');
     if (runId === undefined) throw given.bad('runId', 'a non-empty string');
     const elapsedMs = given.nonNegative('elapsedMs') ?? 0;
-    const ended = await this.runScript(source, readRunOptions(options, where), { runId, journal, elapsedMs });
+    const onApproval = given.oneOf('onApproval', ['deny', 'pause'] as const);
+    const maxConcurrentCalls = given.check<number>('maxConcurrentCalls', (value) => Number.isInteger(value) && (value as number) >= 1, 'a whole number of at least 1');
+    const ended = await this.runScript(source, readRunOptions(options, where), {
+      runId,
+      journal,
+      elapsedMs,
+      ...(onApproval !== undefined && { pauseForApproval: onApproval === 'pause' }),
+      ...(maxConcurrentCalls !== undefined && { maxConcurrentCalls }),
+    });
     if (ended.ok) return { status: 'completed', result: ended.result };
     if (ended.paused) return { status: 'paused', pending: [...journal.pending], stats: ended.stats, state: ended.state };
     return { status: 'failed', error: ended.error, stats: ended.stats };

@@ -24,6 +24,8 @@ export interface JournalSettings {
   writer?: RunWriter;
   /** How many lines the run has printed so far (read when an entry is written). */
   printed?: () => number;
+  /** Where a new NOW() value comes from (default Date.now): a durable engine's own recorded clock. */
+  clock?: () => number;
 }
 
 interface OpenCall {
@@ -53,6 +55,7 @@ export class RunJournal implements CallJournal {
   private readonly recordedNow: number;
   private readonly writer: RunWriter | undefined;
   private printed: () => number;
+  private readonly clock: () => number;
   /** The chain of a store's asynchronous appends, kept in order. */
   private writes: Promise<void> = Promise.resolve();
 
@@ -66,6 +69,7 @@ export class RunJournal implements CallJournal {
     this.unfinishedCalls = new Set(settings.unfinished ?? []);
     this.writer = settings.writer;
     this.printed = settings.printed ?? (() => this.printedBefore);
+    this.clock = settings.clock ?? Date.now;
   }
 
   /** Reads the number of printed lines from the run, once the run exists. */
@@ -127,7 +131,7 @@ export class RunJournal implements CallJournal {
 
   now(): number {
     if (this.replayedNow < this.recordedNow) return this.nowValues[this.replayedNow++]!;
-    const value = Date.now();
+    const value = this.clock();
     this.nowValues.push(value);
     this.quietly({ type: 'now', value }, false);
     return value;

@@ -1,6 +1,7 @@
 // `nuwa check <file | ->`: report every problem of a script without running anything; with
 // --plan, also what it may do (CLI.md). How both are shown is in plan-view.ts.
 import { plan as makePlan } from '../check/check.js';
+import { COLOR_HELP, COLOR_OPTIONS } from './color.js';
 import { UsageError, type CliIO } from './io.js';
 import { formatPlan, formatProblems } from './plan-view.js';
 import { readScript } from './run.js';
@@ -24,13 +25,13 @@ Options:
   --plan                    also print the plan: each reachable CALL, its risk level and how many
                             times it can run (≤ n, or unbounded), and what needs approval
   --json                    print one JSON object: { ok, problems, plan? }
-  -h, --help                show this help
+${COLOR_HELP}  -h, --help                show this help
 
 Exit status: 0 no problem, 1 problems reported, 2 usage error.
 `;
 
 export async function checkCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, { ...SHARED_OPTIONS, plan: CHECK_OPTIONS.plan });
+  const { values, positionals } = parseCommandArgs(args, { ...SHARED_OPTIONS, plan: CHECK_OPTIONS.plan, ...COLOR_OPTIONS });
   if (values.help) {
     io.stdout(CHECK_HELP);
     return 0;
@@ -54,7 +55,7 @@ export async function checkCommand(args: string[], io: CliIO): Promise<number> {
     if (values.plan === true) report.plan = { calls: result.calls, needsApproval: result.needsApproval, scriptHash: result.scriptHash };
     io.stdout(`${JSON.stringify(report)}\n`);
   } else {
-    if (!clean) io.stdout(formatProblems(result.problems, source, fileName, false));
+    if (!clean) io.stdout(formatProblems(result.problems, source, fileName, io.colorStdout === true));
     if (values.plan === true && result.scriptHash !== '') io.stdout(formatPlan(result));
     if (clean) io.stdout(`${fileName}: no problems found\n`);
   }

@@ -118,7 +118,7 @@ function classifyGap(text: string, from: number, to: number, spans: Span[], shif
 
 type Paint = (text: string) => string;
 
-// Always colours: the caller decides whether colour is on (a terminal, no NO_COLOR).
+// Always colours: the caller decides whether colour is on (src/cli/color.ts).
 const c = pc.createColors(true);
 
 /** How each class looks on a terminal; classes without an entry stay plain. */

@@ -3,6 +3,7 @@
 // closed pipe, a full disk), and code that throws outside any call (a tool's timer, a promise nobody
 // awaited). None of these may reach the user as a JavaScript stack trace.
 import { describeThrown } from '../util/foreign.js';
+import { detectColor } from './color.js';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -10,10 +11,12 @@ export interface CliIO {
   readStdin: () => Promise<string>;
   /** Both stdin and stderr are terminals: the CLI may ask questions. */
   interactive: boolean;
-  /** Colours on stderr. */
+  /** Colours on stderr (color.ts decides). */
   color: boolean;
-  /** Colours on stdout (a terminal, and NO_COLOR not set): for listings such as `nuwa tools`. */
+  /** Colours on stdout: for listings such as `nuwa tools`, and the REPL's values. */
   colorStdout?: boolean;
+  /** stderr is a terminal: notes on progress (a slow MCP server starting) are worth showing there. */
+  progress?: boolean;
   cwd: string;
   /**
    * Calls `listener` when the command in progress should stop early, until the returned function
@@ -42,9 +45,10 @@ const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /** The real process's streams, with the guards the `nuwa` command needs. */
 export class ProcessIO implements CliIO {
   readonly interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
-  readonly color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
-  /** Colours on stdout (a terminal, and NO_COLOR not set): for listings such as `nuwa tools`. */
-  readonly colorStdout = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+  private readonly colors = detectColor();
+  readonly color = this.colors.stderr;
+  readonly colorStdout = this.colors.stdout;
+  readonly progress = process.stderr.isTTY === true;
   readonly cwd = process.cwd();
   /** Set once stdout has failed: later output is dropped, and the exit status says so. */
   outputFailure: { closed: boolean; message: string } | undefined;

@@ -2,6 +2,8 @@
 // mistakes into exit status 2 with a hint, and never shows a JavaScript stack for a script error.
 import { readFileSync } from 'node:fs';
 import { describeThrown } from '../util/foreign.js';
+import { didYouMean } from '../util/suggest.js';
+import { colorFlag } from './color.js';
 import { processIO, UsageError, type CliIO } from './io.js';
 import { RUN_HELP, runCommand } from './run.js';
 
@@ -18,25 +20,38 @@ Usage:
   nuwa playground            [options]  try scripts in a web page on 127.0.0.1 against the loaded tools
   nuwa --help | --version
 
-Run \`nuwa run --help\` or \`nuwa check --help\` for the options of each command.
+Run \`nuwa <command> --help\` (or \`nuwa help <command>\`) for the options of a command.
 `;
 
-/** `nuwa help <command>`: that command's help (each is loaded only to print it). */
-async function helpFor(command: string | undefined): Promise<string> {
-  switch (command) {
-    case 'run':
-      return RUN_HELP;
-    case 'check':
-      return (await import('./check.js')).CHECK_HELP;
-    case 'mcp':
-      return (await import('./mcp.js')).MCP_HELP;
-    case 'runs':
-      return (await import('./runs.js')).RUNS_HELP;
-    case 'playground':
-      return (await import('./playground.js')).PLAYGROUND_HELP;
-    default:
-      return HELP;
-  }
+/** A command: what it does, and its help text (each is loaded only when used). */
+interface Command {
+  run(args: string[], io: CliIO): Promise<number>;
+  help(): Promise<string>;
+}
+
+// The commands other than `run` are imported on demand, so that `nuwa run` starts without loading
+// the checker, node:repl, MiniSearch or the MCP SDK.
+const COMMANDS: Record<string, Command> = {
+  run: { run: runCommand, help: async () => RUN_HELP },
+  check: { run: async (args, io) => (await import('./check.js')).checkCommand(args, io), help: async () => (await import('./check.js')).CHECK_HELP },
+  repl: { run: async (args, io) => (await import('./repl.js')).replCommand(args, io), help: async () => (await import('./repl.js')).REPL_USAGE },
+  tools: { run: async (args, io) => (await import('./tools.js')).toolsCommand(args, io), help: async () => (await import('./tools.js')).TOOLS_HELP },
+  prompt: { run: async (args, io) => (await import('./prompt.js')).promptCommand(args, io), help: async () => (await import('./prompt.js')).PROMPT_HELP },
+  mcp: { run: async (args, io) => (await import('./mcp.js')).mcpCommand(args, io), help: async () => (await import('./mcp.js')).MCP_HELP },
+  runs: { run: async (args, io) => (await import('./runs.js')).runsCommand(args, io), help: async () => (await import('./runs.js')).RUNS_HELP },
+  playground: { run: async (args, io) => (await import('./playground.js')).playgroundCommand(args, io), help: async () => (await import('./playground.js')).PLAYGROUND_HELP },
+};
+
+function commandNamed(name: string | undefined): Command | undefined {
+  return name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+}
+
+/** What to say about a first argument that is no command: the closest commands, as for options. */
+function unknownCommand(name: string): UsageError {
+  if (name.startsWith('-')) return new UsageError(`unknown option \`${name}\`: options go after the command, as in nuwa run <file> ${name}`);
+  const names = [...Object.keys(COMMANDS), 'help'];
+  const close = didYouMean(name, names);
+  return new UsageError(`unknown command \`${name}\`${close || `: the commands are ${names.join(', ')}`}`);
 }
 
 function version(): string {
@@ -46,50 +61,51 @@ function version(): string {
 
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const [command, ...rest] = argv;
+  const known = commandNamed(command);
   try {
+    if (known) return await known.run(rest, withColorFlag(io, colorFlag(rest)));
     switch (command) {
-      case 'run':
-        return await runCommand(rest, io);
-      // The other commands are imported on demand, so that `nuwa run` starts without loading the
-      // checker, node:repl, MiniSearch or the MCP SDK.
-      case 'check':
-        return await (await import('./check.js')).checkCommand(rest, io);
-      case 'repl':
-        return await (await import('./repl.js')).replCommand(rest, io);
-      case 'tools':
-        return await (await import('./tools.js')).toolsCommand(rest, io);
-      case 'prompt':
-        return await (await import('./prompt.js')).promptCommand(rest, io);
-      case 'mcp':
-        return await (await import('./mcp.js')).mcpCommand(rest, io);
-      case 'runs':
-        return await (await import('./runs.js')).runsCommand(rest, io);
-      case 'playground':
-        return await (await import('./playground.js')).playgroundCommand(rest, io);
       case '--version':
       case '-v':
         io.stdout(`${version()}\n`);
         return 0;
       case '--help':
       case '-h':
-      case 'help':
-        io.stdout(await helpFor(command === 'help' ? rest[0] : undefined));
+        io.stdout(HELP);
         return 0;
+      case 'help': {
+        // `nuwa help <command>`: that command's help.
+        if (rest[0] === undefined) {
+          io.stdout(HELP);
+          return 0;
+        }
+        const asked = commandNamed(rest[0]);
+        if (asked === undefined) throw unknownCommand(rest[0]);
+        io.stdout(await asked.help());
+        return 0;
+      }
       case undefined:
         io.stderr(HELP);
         return 2;
       default:
-        throw new UsageError(`unknown command "${command}"`);
+        throw unknownCommand(command);
     }
   } catch (error) {
     if (isUsageError(error)) {
-      io.stderr(`nuwa: ${describeThrown(error)}\nRun \`nuwa --help\` for usage.\n`);
+      // The help of the command the mistake was made in: it lists that command's options.
+      io.stderr(`nuwa: ${describeThrown(error)}\nRun \`nuwa ${known ? `${command} ` : ''}--help\` for usage.\n`);
       return 2;
     }
     // Not a script error and not a usage error: a fault in a host component. Report it plainly.
     io.stderr(`nuwa: internal error: ${describeThrown(error)}\n`);
     return 1;
   }
+}
+
+/** `io` with --color / --no-color applied: they override what the environment says. */
+function withColorFlag(io: CliIO, flag: boolean | undefined): CliIO {
+  if (flag === undefined) return io;
+  return Object.create(io, { color: { value: flag }, colorStdout: { value: flag } }) as CliIO;
 }
 
 /**

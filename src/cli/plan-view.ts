@@ -10,7 +10,7 @@ import type { CliIO } from './io.js';
 
 /** `file:line:col: error: Kind: message` and a code frame for each problem, then a count. */
 export function formatProblems(problems: readonly Problem[], source: string, fileName: string, color: boolean): string {
-  const paint = color ? pc : pc.createColors(false);
+  const paint = pc.createColors(color);
   const blocks = problems.map(({ kind, message, line, column, severity }) => {
     const label = severity === 'error' ? paint.red(paint.bold('error')) : paint.yellow(paint.bold('warning'));
     const head = `${paint.bold(`${fileName}:${line}:${column}`)}: ${label}: ${paint.bold(kind)}: ${message}`;

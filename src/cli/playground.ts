@@ -9,7 +9,7 @@ import { ASSETS } from '../playground/html.js';
 import { DEFAULT_PORT, startPlaygroundServer, toolOutput } from '../playground/server.js';
 import { UsageError, type CliIO } from './io.js';
 import { openTrace } from './run.js';
-import { loadRegistry, parseCommandArgs, parseLimits, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
+import { loadRegistry, parseCommandArgs, parseLimits, parseVariables, readNumberOption, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
 
 export const PLAYGROUND_HELP = `Usage: nuwa playground [options]
 
@@ -91,10 +91,7 @@ export async function playgroundCommand(args: string[], io: CliIO): Promise<numb
 }
 
 function parsePort(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_PORT;
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) throw new UsageError(`--port ${text}: expected a port number from 0 to 65535`);
-  return port;
+  return text === undefined ? DEFAULT_PORT : readNumberOption('port', text);
 }
 
 /**

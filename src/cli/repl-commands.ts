@@ -5,6 +5,7 @@ import type { JsonSchema } from '../tools/types.js';
 import type { JsonValue } from '../values/json.js';
 import { didYouMean } from '../util/suggest.js';
 import { formatKey, formatValue } from './print-value.js';
+import { WAYS_TO_LOAD_TOOLS } from './setup.js';
 
 export const REPL_HELP = `Type Nuwa Script: statements run as you enter them, and a bare expression shows its value.
 An entry that is not finished (an open IF/FOR, bracket or string) continues on a "..." line.
@@ -26,7 +27,7 @@ or clears the line, and twice at an empty prompt leaves.
 
 export function listTools(registry: ToolRegistry): string {
   const tools = registry.list();
-  if (tools.length === 0) return 'No tools are loaded: start the REPL with --tools <module> to load some.\n';
+  if (tools.length === 0) return `No tools are loaded: start the REPL with ${WAYS_TO_LOAD_TOOLS} to load some.\n`;
   const width = Math.max(...tools.map((tool) => tool.name.length));
   return tools.map((tool) => `${tool.name.padEnd(width)}  ${tool.confirm.padEnd(11)}  ${tool.category.padEnd(7)}  ${tool.source.padEnd(10)}  ${firstSentence(tool.description)}`.trimEnd() + '\n').join('');
 }

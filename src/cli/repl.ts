@@ -1,8 +1,9 @@
 // `nuwa repl`: an interactive session on readline. Entries run as they are completed (repl-entry
 // decides when), one Interpreter and session for the whole REPL (repl-session keeps the variables),
 // dot commands, Tab completion (repl-complete), history in ~/.nuwa_history, Ctrl-C to stop a
-// running entry. With stdin not a terminal it reads entries from the pipe: no prompts, no colour,
-// results on stdout, errors on stderr, and exit status 1 when any entry failed.
+// running entry. With stdin not a terminal it reads entries from the pipe: no prompts, results on
+// stdout, errors on stderr, and exit status 1 when any entry failed. Colour follows where the output
+// goes, as for every command (color.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -16,7 +17,8 @@ import type { Limits } from '../tools/limits.js';
 import type { JsonValue } from '../values/json.js';
 import { describeThrown } from '../util/foreign.js';
 import { cliAsk } from './ask.js';
-import { UsageError, type CliIO } from './io.js';
+import { COLOR_HELP, COLOR_OPTIONS } from './color.js';
+import { UsageError, type CliIO, type Interruption } from './io.js';
 import { formatError } from './report.js';
 import { openTrace } from './run.js';
 import { loadRegistry, parseCommandArgs, parseLimits, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
@@ -30,7 +32,7 @@ export const REPL_USAGE = `Usage: nuwa repl [options]
 
 An interactive session: type statements and expressions, see results and errors, keep going.
 Type .help inside for the dot commands. With stdin not a terminal (a pipe or a file), entries are
-read from it: no prompts or colour, and the exit status is 1 when any entry failed.
+read from it: no prompts, and the exit status is 1 when any entry failed.
 
 Options:
   --tools <module>          load tools from an ES module (repeatable)
@@ -48,7 +50,7 @@ Options:
   --max-tool-calls <n>      limit on tool calls, per entry
   --max-source-bytes <n>    the longest entry accepted (default 4 MiB)
   --trace <file.jsonl>      write the events of every entry as JSON lines
-  -h, --help                show this help
+${COLOR_HELP}  -h, --help                show this help
 `;
 
 const PROMPT = '> ';
@@ -70,7 +72,7 @@ function processStreams(): ReplStreams {
 }
 
 export async function replCommand(args: string[], io: CliIO, streams: ReplStreams = processStreams()): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, SHARED_OPTIONS);
+  const { values, positionals } = parseCommandArgs(args, { ...SHARED_OPTIONS, ...COLOR_OPTIONS });
   if (values.help) {
     io.stdout(REPL_USAGE);
     return 0;
@@ -83,7 +85,7 @@ export async function replCommand(args: string[], io: CliIO, streams: ReplStream
   reportLoadFailures(loaded.failures, io);
   const trace = values.trace === undefined ? undefined : openTrace(values.trace, io.cwd);
   try {
-    const repl = new Repl({ io, streams, registry: loaded.registry, color: streams.terminal && io.color, yes: values.yes === true });
+    const repl = new Repl({ io, streams, registry: loaded.registry, colors: { stdout: io.colorStdout === true, stderr: io.color }, yes: values.yes === true });
     return await repl.start({ variables, limits, trace });
   } finally {
     trace?.close();
@@ -95,7 +97,8 @@ interface ReplOptions {
   io: CliIO;
   streams: ReplStreams;
   registry: ToolRegistry;
-  color: boolean;
+  /** Colour values on stdout, and errors on stderr (color.ts decides, as for every command). */
+  colors: { stdout: boolean; stderr: boolean };
   yes: boolean;
 }
 
@@ -109,6 +112,8 @@ class Repl {
   private running: AbortController | undefined;
   private sawInterrupt = false;
   private failed = false;
+  /** Why the session was ended from outside: stdout went away, or a signal came. */
+  private stopped: Interruption | undefined;
 
   constructor(private readonly options: ReplOptions) {}
 
@@ -167,22 +172,40 @@ class Repl {
           process.removeListener('unhandledRejection', onProcessStray);
         };
       })();
+    // stdout going away (`nuwa repl < entries | head -1`) or a signal ends the session, as it ends
+    // `nuwa run`: the running entry is aborted and no more entries are read (else the REPL would go
+    // on reading and running entries whose output goes nowhere).
+    const stopWatching = io.onInterrupt?.((why) => this.stop(why));
     try {
       return await this.loop();
     } finally {
+      stopWatching?.();
       stopListening();
     }
+  }
+
+  private stop(why: Interruption): void {
+    this.stopped ??= why;
+    this.running?.abort(why.kind === 'signal' ? `interrupted (${why.signal})` : why.message);
+    this.rl.close();
   }
 
   private async loop(): Promise<number> {
     this.prompt();
     let exited = false;
     for await (const line of this.rl) {
+      if (this.stopped) break;
       if ((await this.accept(line)) === 'exit') {
         exited = true;
         break;
       }
+      if (this.stopped) break;
       this.prompt();
+    }
+    if (this.stopped) {
+      // A reader that went away (`| head -1`) ends the session quietly; any other failure to
+      // write is reported by the caller, and a signal fails the session.
+      return this.stopped.kind === 'output' && this.stopped.closed ? 0 : 1;
     }
     // Input ended inside an unfinished entry: in a pipe, run it so its error shows.
     if (this.pending !== undefined && !this.terminal) await this.runEntry(this.pending, FILE_NAME);
@@ -192,7 +215,7 @@ class Repl {
   }
 
   private prompt(): void {
-    if (!this.terminal) return;
+    if (!this.terminal || this.stopped) return;
     this.rl.setPrompt(this.pending === undefined ? PROMPT : CONTINUATION);
     this.rl.prompt();
   }
@@ -225,15 +248,16 @@ class Repl {
   }
 
   private async runEntry(source: string, fileName: string): Promise<void> {
-    const { io, color } = this.options;
+    const { io, colors } = this.options;
     const controller = new AbortController();
     this.running = controller;
     try {
       const result = await this.session.evaluate(source, { signal: controller.signal, fileName });
-      if ('value' in result) io.stdout(`${formatValue(result.value!, { color })}\n`);
+      if ('value' in result) io.stdout(`${formatValue(result.value!, { color: colors.stdout })}\n`);
     } catch (error) {
       this.failed = true;
-      if (error instanceof NuwaError) io.stderr(formatError(error, source, fileName, color));
+      if (this.stopped?.kind === 'output') return; // the output is gone: nothing more to show there
+      if (error instanceof NuwaError) io.stderr(formatError(error, source, fileName, colors.stderr));
       else io.stderr(`nuwa: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
     } finally {
       this.running = undefined;
@@ -241,7 +265,7 @@ class Repl {
   }
 
   private async command(text: string): Promise<'exit' | undefined> {
-    const { io, registry, color } = this.options;
+    const { io, registry, colors } = this.options;
     const [name, ...rest] = text.split(/\s+/);
     const argument = rest.join(' ');
     switch (name) {
@@ -261,10 +285,10 @@ class Repl {
         return undefined;
       }
       case '.vars':
-        io.stdout(listVariables(this.session.variables, color));
+        io.stdout(listVariables(this.session.variables, colors.stdout));
         return undefined;
       case '.state':
-        io.stdout(listState(this.session.state, color));
+        io.stdout(listState(this.session.state, colors.stdout));
         return undefined;
       case '.reset':
         this.session.reset();

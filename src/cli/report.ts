@@ -7,7 +7,7 @@ import { escapeControls, SourceLines } from '../syntax/source.js';
 import { frameHighlighter } from './highlight.js';
 
 export function formatError(error: NuwaError, source: string | undefined, fileName: string, color: boolean): string {
-  const paint = color ? pc : pc.createColors(false);
+  const paint = pc.createColors(color);
   const problems =
     error.kind === 'SyntaxError' && error.errors && error.errors.length > 0
       ? error.errors

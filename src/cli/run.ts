@@ -9,6 +9,7 @@ import type { RunOutcome, RunResult } from '../api/types.js';
 import type { Limits } from '../tools/limits.js';
 import { cliApproval } from './approve.js';
 import { cliAsk } from './ask.js';
+import { COLOR_HELP, COLOR_OPTIONS } from './color.js';
 import { UsageError, type CliIO, type Interruption } from './io.js';
 import type { JsonError } from './report.js';
 import { CHECK_OPTIONS, loadRegistry, parseCommandArgs, parseLimits, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
@@ -48,7 +49,7 @@ Options:
                             on and no --yes, the run pauses (exit status 3) until \`nuwa runs\` decides
   --store <dir | postgres://...>  where durable runs are recorded (default: .nuwa/runs)
   --run-id <id>             the durable run's id (default: a random one)
-  -h, --help                show this help
+${COLOR_HELP}  -h, --help                show this help
 
 Exit status: 0 success, 1 the script failed, 2 usage error, 3 the durable run paused.
 `;
@@ -64,7 +65,7 @@ export interface RunReport {
 
 type RunValues = ReturnType<typeof parseRunArgs>['values'];
 const DURABLE_OPTIONS = { durable: { type: 'boolean' }, store: { type: 'string' }, 'run-id': { type: 'string' } } as const;
-const parseRunArgs = (args: string[]) => parseCommandArgs(args, { ...SHARED_OPTIONS, ...CHECK_OPTIONS, ...DURABLE_OPTIONS });
+const parseRunArgs = (args: string[]) => parseCommandArgs(args, { ...SHARED_OPTIONS, ...CHECK_OPTIONS, ...DURABLE_OPTIONS, ...COLOR_OPTIONS });
 
 export async function runCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseRunArgs(args);

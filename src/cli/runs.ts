@@ -3,10 +3,12 @@
 // (PRINT lines it prints go to stdout, as `nuwa run` would show them); recover a run whose process
 // died; remove a run. A resumed run loads the tools it was started with, unless tool options are given.
 import { NuwaError } from '../errors.js';
+import { didYouMean } from '../util/suggest.js';
 import type { JsonObject } from '../values/json.js';
 import type { Decision, PendingCall } from '../tools/journal.js';
 import type { RunStore, StoredRun } from '../api/store.js';
 import { inFolder, keptOptions, openStore } from './durable.js';
+import { COLOR_HELP, COLOR_OPTIONS } from './color.js';
 import { UsageError, type CliIO } from './io.js';
 import { hostRun, type CommandOutcome } from './run.js';
 import { loadRegistry, parseCommandArgs, parseLimits, reportLoadFailures, SHARED_OPTIONS, type SharedValues } from './setup.js';
@@ -34,7 +36,7 @@ Options:
   --tools, --tools-dir, --mcp, --std, --root, --allow-net
                             the tools a resumed run uses (default: those it was started with)
   --timeout, --max-steps, --max-tool-calls   limits for the resumed run
-  -h, --help                show this help
+${COLOR_HELP}  -h, --help                show this help
 
 Exit status: 0 completed (or listed), 1 failed, 2 usage error, 3 paused again.
 `;
@@ -44,9 +46,11 @@ const RUNS_OPTIONS = {
   store: { type: 'string' },
   status: { type: 'string' },
   'no-resume': { type: 'boolean' },
+  ...COLOR_OPTIONS,
 } as const;
 
 const STATUSES = ['running', 'paused', 'completed', 'failed'] as const;
+const RUNS_COMMANDS = ['list', 'show', 'approve', 'deny', 'answer', 'resume', 'recover', 'rm'];
 
 export async function runsCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, RUNS_OPTIONS);
@@ -79,7 +83,7 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
         await store.delete(id!);
         return 0;
       default:
-        throw new UsageError(`unknown runs command "${command}" (list, show, approve, deny, answer, resume, recover, rm)`);
+        throw new UsageError(`unknown runs command \`${command}\`${didYouMean(command, RUNS_COMMANDS) || ` (${RUNS_COMMANDS.join(', ')})`}`);
     }
   } catch (error) {
     // A run that cannot be driven now (another process has it) or is not in the store.

@@ -11,7 +11,7 @@ import { didYouMean } from '../util/suggest.js';
 import { splitCommandLine } from '../providers/command-line.js';
 import { installProviders } from '../providers/install.js';
 import { ToolLoadError } from '../providers/load-error.js';
-import type { LoadFailure } from '../tools/outside.js';
+import type { LoadFailure, McpConnection } from '../tools/outside.js';
 import type { Limits } from '../tools/limits.js';
 import { ToolRegistry, type ToolRegistryOptions } from '../tools/registry.js';
 import { UsageError, type CliIO } from './io.js';
@@ -53,11 +53,56 @@ export function parseCommandArgs<O extends Options>(args: string[], options: O):
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
-    const unknown = (error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^']*)'/.exec((error as Error).message)?.[1] : undefined;
-    if (unknown === undefined) throw error;
-    const names = Object.keys(options).map((name) => `--${name}`);
-    throw new UsageError(`unknown option \`${unknown}\`${didYouMean(unknown, names)}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    const named = /'(?:-\w, )?(-[^' ]*)/.exec((error as Error).message)?.[1];
+    if (named === undefined) throw error;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const names = Object.keys(options).map((name) => `--${name}`);
+      throw new UsageError(`unknown option \`${named}\`${didYouMean(named, names)}`);
+    }
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw badOptionValue(named, args, options);
+    throw error;
   }
+}
+
+/**
+ * An option without its value, or a value where none goes, in one line. Node's own message is
+ * three lines about `--option=-XYZ`; here `--max-steps -1` is told what --max-steps takes.
+ */
+function badOptionValue(option: string, args: string[], options: Options): UsageError {
+  const name = option.replace(/^--?/, '');
+  const config = options[name] ?? Object.values(options).find((o) => o.short === name);
+  if (config?.type === 'boolean') return new UsageError(`${option} takes no value`);
+  const at = args.findIndex((arg, i) => arg === option && (i + 1 === args.length || args[i + 1]!.startsWith('-')));
+  const next = at < 0 ? undefined : args[at + 1];
+  const number = isNumberOption(name) ? name : undefined;
+  if (next === undefined) return new UsageError(`${option} needs a value${number ? `: ${NUMBER_OPTIONS[number].what}` : ''}`);
+  // The value starts with `-`: a negative number, or the option's value was left out.
+  if (number) return numberError(number, next);
+  return new UsageError(`${option} needs a value, and ${next} is an option (a value that starts with - is written ${option}=${next})`);
+}
+
+/** The options that take a number: what each takes (parseLimits, and the playground's --port). */
+type NumberOption = 'timeout' | 'max-steps' | 'max-tool-calls' | 'max-source-bytes' | 'port';
+const NUMBER_OPTIONS: Record<NumberOption, { what: string; max: number }> = {
+  timeout: { what: 'a whole number of milliseconds, 0 or more', max: Number.MAX_SAFE_INTEGER },
+  'max-steps': { what: 'a whole number, 0 or more', max: Number.MAX_SAFE_INTEGER },
+  'max-tool-calls': { what: 'a whole number, 0 or more', max: Number.MAX_SAFE_INTEGER },
+  'max-source-bytes': { what: 'a whole number of bytes, 0 or more', max: Number.MAX_SAFE_INTEGER },
+  port: { what: 'a port number from 0 to 65535', max: 65_535 },
+};
+
+const isNumberOption = (name: string): name is NumberOption => Object.hasOwn(NUMBER_OPTIONS, name);
+
+function numberError(name: NumberOption, text: string): UsageError {
+  return new UsageError(`--${name} ${text}: expected ${NUMBER_OPTIONS[name].what}`);
+}
+
+/** The number an option such as --max-steps or --port was given, or a usage error saying what it takes. */
+export function readNumberOption(name: NumberOption, text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !(n <= NUMBER_OPTIONS[name].max)) throw numberError(name, text);
+  return n;
 }
 
 export interface SharedValues {
@@ -76,6 +121,9 @@ export interface SharedValues {
 }
 
 export type { LoadFailure };
+
+/** Every way to load tools, for the messages that say none are loaded. */
+export const WAYS_TO_LOAD_TOOLS = '--tools <module> (an ES module), --tools-dir <dir> (programs in any language), --mcp "<command>" (an MCP server) or --std (the standard tools)';
 
 export interface LoadedTools {
   registry: ToolRegistry;
@@ -126,7 +174,7 @@ export async function loadRegistry(values: SharedValues, io: CliIO, options: Too
     }
     for (const text of values.mcp ?? []) {
       stopIfInterrupted();
-      const connection = await registry.connectMcp({ ...parseMcpCommand(text), cwd: io.cwd, signal: interrupted.signal });
+      const connection = await slowStartNotes(io, text, () => registry.connectMcp({ ...parseMcpCommand(text), cwd: io.cwd, signal: interrupted.signal }));
       connections.push(connection);
       failures.push(...connection.failures);
     }
@@ -140,6 +188,36 @@ export async function loadRegistry(values: SharedValues, io: CliIO, options: Too
     stopWatching?.();
   }
   return { registry, failures, close };
+}
+
+/** How long an MCP server may take to start before the user is told what is being waited for. */
+export const SLOW_START_MS = 1_000;
+
+/**
+ * Starts an MCP server with `start`; when that takes longer than SLOW_START_MS, says so on stderr,
+ * and then which server it was once it is up (a server fetched by npx can take a minute, with
+ * nothing else to show). Only where stderr is a terminal: a person is waiting there, while a
+ * program reading stderr wants nothing but warnings and errors. Never on stdout.
+ */
+export async function slowStartNotes(io: CliIO, command: string, start: () => Promise<McpConnection>): Promise<McpConnection> {
+  if (!io.progress) return start();
+  const began = Date.now();
+  let noted = false;
+  const timer = setTimeout(() => {
+    noted = true;
+    io.stderr(`nuwa: starting the MCP server \`${command}\`...\n`);
+  }, SLOW_START_MS);
+  try {
+    const connection = await start();
+    if (noted) {
+      const { name, version } = connection.server;
+      const count = connection.tools.length;
+      io.stderr(`nuwa: MCP server \`${command}\` ready after ${((Date.now() - began) / 1000).toFixed(1)} s: ${name}${version ? ` ${version}` : ''}, ${count} tool${count === 1 ? '' : 's'} as ${connection.name}.*\n`);
+    }
+    return connection;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -230,12 +308,9 @@ export function parseVariables(specs: string[] | undefined): Record<string, Json
 
 export function parseLimits(values: SharedValues): Limits {
   const limits: Limits = {};
-  const read = (option: keyof SharedValues, key: keyof Limits) => {
-    const text = values[option] as string | undefined;
-    if (text === undefined) return;
-    const n = Number(text);
-    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n)) throw new UsageError(`--${option} ${text}: expected a whole number`);
-    limits[key] = n;
+  const read = (option: Exclude<NumberOption, 'port'>, key: keyof Limits) => {
+    const text = values[option];
+    if (text !== undefined) limits[key] = readNumberOption(option, text);
   };
   read('timeout', 'timeoutMs');
   read('max-steps', 'maxSteps');

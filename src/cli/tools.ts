@@ -8,9 +8,10 @@ import type { SearchResult } from '../tools/search.js';
 import { argumentKey, firstSentence, parameterSummaries, typeText, type ParameterSummary } from '../tools/signature.js';
 import type { ConfirmLevel } from '../tools/types.js';
 import { didYouMean } from '../util/suggest.js';
+import { COLOR_HELP, COLOR_OPTIONS } from './color.js';
 import { UsageError, type CliIO } from './io.js';
 import type { LoadFailure } from '../tools/outside.js';
-import { loadRegistry, parseCommandArgs, SHARED_OPTIONS } from './setup.js';
+import { loadRegistry, parseCommandArgs, SHARED_OPTIONS, WAYS_TO_LOAD_TOOLS } from './setup.js';
 
 export const TOOLS_HELP = `Usage: nuwa tools [<name>] [options]
 
@@ -27,10 +28,10 @@ Options:
                             comma-separated (repeatable)
   --search "<intent>"       rank the tools for what you want to do, with scores
   --json                    print JSON instead of text
-  -h, --help                show this help
+${COLOR_HELP}  -h, --help                show this help
 `;
 
-const OPTIONS = { ...SHARED_OPTIONS, search: { type: 'string' } } as const;
+const OPTIONS = { ...SHARED_OPTIONS, search: { type: 'string' }, ...COLOR_OPTIONS } as const;
 
 type Paint = ReturnType<typeof pc.createColors>;
 
@@ -63,7 +64,7 @@ async function show(registry: ToolRegistry, failures: LoadFailure[], name: strin
     const tool = registry.get(name);
     if (tool === undefined) {
       const known = registry.names();
-      throw new UsageError(`there is no tool "${name}"${didYouMean(name, known)}${known.length === 0 ? ' (no tools are loaded: use --tools <module>)' : ''}`);
+      throw new UsageError(`there is no tool "${name}"${didYouMean(name, known)}${known.length === 0 ? ` (no tools are loaded: load some with ${WAYS_TO_LOAD_TOOLS})` : ''}`);
     }
     io.stdout(json ? `${JSON.stringify(toolJson(tool), null, 2)}\n` : describeText(tool, paint));
     return 0;
@@ -87,7 +88,7 @@ function column(text: string, width: number, colour: (text: string) => string = 
 
 function listText(tools: RegisteredTool[], failures: LoadFailure[], paint: Paint): string {
   const lines: string[] = [];
-  if (tools.length === 0) lines.push('No tools are loaded. Load some with --tools <module>.');
+  if (tools.length === 0) lines.push(`No tools are loaded. Load some with ${WAYS_TO_LOAD_TOOLS}.`);
   const nameWidth = Math.max(4, ...tools.map((tool) => tool.name.length));
   for (const tool of tools) {
     lines.push(

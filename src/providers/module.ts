@@ -6,7 +6,7 @@
 // A tools module is someone else's code: whatever it throws (an Error, a string, an object without
 // a prototype), a load failure is a ToolLoadError that says which file and, where the error tells,
 // which line and column; and a default function that never finishes is reported, not waited on.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -67,7 +67,29 @@ async function importModule(specifier: string, cwd: string, what: string): Promi
   try {
     return { loaded: (await import(pathToFileURL(file).href)) as Record<string, unknown>, fail };
   } catch (error) {
+    if (/\.[cm]?ts$/.test(file) && readCode(error) === 'ERR_UNKNOWN_FILE_EXTENSION') throw new ToolLoadError(`${what}: ${typeScriptAdvice(file)}`, { cause: error });
     throw fail(error);
+  }
+}
+
+/**
+ * What to do with a TypeScript module this Node cannot import. Node 20 has no way to run TypeScript
+ * itself; Node 22.6 strips types with --experimental-strip-types, and from 22.18 (23.6) without it
+ * (then a .ts module simply loads, and this is never said).
+ */
+function typeScriptAdvice(file: string): string {
+  const js = path.basename(file).replace(/ts$/, 'js');
+  if (process.allowedNodeEnvironmentFlags.has('--experimental-strip-types')) {
+    return `Node ${process.version} imports TypeScript only with NODE_OPTIONS=--experimental-strip-types; or compile it to JavaScript (${js}) and load that`;
+  }
+  return `Node ${process.version} cannot import TypeScript (Node 22.18 and later can): compile it to JavaScript (${js}, with tsc or esbuild) and load that, or run nuwa through a TypeScript loader: NODE_OPTIONS="--import tsx" nuwa ... (with tsx installed)`;
+}
+
+function readCode(error: unknown): unknown {
+  try {
+    return (error as { code?: unknown } | null)?.code;
+  } catch {
+    return undefined;
   }
 }
 
@@ -97,7 +119,7 @@ function describeLoadError(error: unknown, file: string, specifier: string, cwd:
   const where = stackPosition(readStack(error), file) ?? compilePosition(error, file);
   if (where === undefined) return message;
   const relative = path.relative(cwd, where.file);
-  const shown = where.file === file ? specifier : relative.startsWith('..') ? where.file : relative;
+  const shown = where.file === file || where.file === realPath(file) ? specifier : relative.startsWith('..') ? where.file : relative;
   return `${shown}:${where.line}:${where.column}: ${kindOf(error)}${message}`;
 }
 
@@ -107,15 +129,52 @@ interface SourcePosition {
   column: number;
 }
 
-/** The module's own frame in a stack, else the first frame in any file outside this package. */
+/** This package's own code: the compiled modules (or, under the tests, the sources) and bin/. */
+const OURS = [path.resolve(fileURLToPath(import.meta.url), '..', '..'), path.resolve(fileURLToPath(import.meta.url), '..', '..', '..', 'bin')];
+const isOurs = (file: string) => OURS.some((dir) => file.startsWith(dir + path.sep));
+
+/**
+ * Where in the user's code the error happened: the module's own frame in the stack, else the
+ * innermost frame, when it is in code the module brought (a module it imports, a library); never a
+ * frame of this package (a tool definition the registry refused has no place in the module's text,
+ * and `bin/nuwa` none in the user's code).
+ */
 function stackPosition(stack: string | undefined, file: string): SourcePosition | undefined {
   if (stack === undefined) return undefined;
   // A link error ("does not provide an export named ...") starts with `file:///...:3`, the line, and a caret.
   const linkError = /^(file:\/\/\/[^\n]+):(\d+)\n([^\n]*)\n([ \t]*\^)/.exec(stack);
   if (linkError) return { file: fileURLToPath(linkError[1]!), line: Number(linkError[2]), column: linkError[4]!.length };
-  const frames = [...stack.matchAll(/(file:\/\/\/[^\s)]+?):(\d+):(\d+)/g)].map((m) => ({ file: fileURLToPath(m[1]!), line: Number(m[2]), column: Number(m[3]) }));
-  const ours = path.resolve(fileURLToPath(import.meta.url), '..', '..');
-  return frames.find((frame) => frame.file === file) ?? frames.find((frame) => !frame.file.startsWith(ours + path.sep));
+  const frames = stackFrames(stack);
+  const real = realPath(file);
+  const own = frames.find((frame) => frame.file === file || frame.file === real);
+  if (own) return own;
+  const innermost = frames[0];
+  return innermost && !isOurs(innermost.file) ? innermost : undefined;
+}
+
+/**
+ * The files, lines and columns of a V8 stack's frames, innermost first: ES modules' `file:///` URLs
+ * and CommonJS modules' absolute paths (`at f (/x/tools.cjs:2:7)`, `at /x/tools.cjs:2:7`). Node's
+ * internal frames (`node:internal/...`) have neither and are left out.
+ */
+function stackFrames(stack: string): SourcePosition[] {
+  const frames: SourcePosition[] = [];
+  for (const [, where, line, column] of stack.matchAll(/^\s+at (?:.*?\()?((?:file:\/\/)?\/[^\n]*?):(\d+):(\d+)\)?$/gm)) {
+    try {
+      frames.push({ file: where!.startsWith('file:') ? fileURLToPath(where!) : where!, line: Number(line), column: Number(column) });
+    } catch {
+      // not a file URL after all
+    }
+  }
+  return frames;
+}
+
+function realPath(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }
 
 /**

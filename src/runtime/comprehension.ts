@@ -55,8 +55,9 @@ export function compileComprehension(node: A.ComprehensionExpression, compile: (
   const over = (items: Value, rt: ScriptRun, scope: Scope): Value | Promise<Value> => {
     if (!(items instanceof NuwaList)) throw iterableError(items, node);
     const elements = new ElementsRun(comprehension, rt, scope, items);
-    // Elements that can call a tool run concurrently (DURABLE.md §4); the others one after another.
-    const waiting = comprehension.calls && items.length > 1 ? evaluateElementsConcurrently(elements) : evaluateElementsInOrder(elements);
+    // Elements that can call a tool run concurrently (DURABLE.md §4); the others one after another,
+    // and all of them when the run makes one call at a time (maxConcurrentCalls 1).
+    const waiting = comprehension.calls && items.length > 1 && rt.slots.size > 1 ? evaluateElementsConcurrently(elements) : evaluateElementsInOrder(elements);
     return waiting === undefined ? elements.results.list() : waiting.then(() => elements.results.list());
   };
   return {

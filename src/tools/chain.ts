@@ -17,6 +17,7 @@ import type { ToolCatalog } from './catalog.js';
 import { invokeTool } from './invoke.js';
 import type { Run } from './run.js';
 import type { ToolResult } from './execute.js';
+import { elapsedMs } from '../util/elapsed.js';
 
 export type ChainStrategy = 'sequential' | 'parallel' | 'dag';
 export type NodeState = 'pending' | 'ready' | 'executing' | 'completed' | 'failed' | 'skipped';
@@ -245,7 +246,7 @@ class ChainRun {
     const startTime = Date.now();
     const started = performance.now();
     const tool: RegisteredTool | undefined = this.registry.get(node.toolId);
-    const metadata = () => ({ executionId: `${run.runId}:${node.id}`, toolName: tool?.name ?? node.toolId, startTime, endTime: Date.now(), duration: performance.now() - started });
+    const metadata = () => ({ executionId: `${run.runId}:${node.id}`, toolName: tool?.name ?? node.toolId, startTime, endTime: Date.now(), duration: elapsedMs(started) });
     const failure = (kind: ErrorKind, message: string): ToolResult => ({ success: false, error: message, code: kind, metadata: metadata() });
     if (tool === undefined) return failure('ToolNotFoundError', `Unknown tool: ${node.toolId}`);
     let args: JsonValue;

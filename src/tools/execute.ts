@@ -19,6 +19,7 @@ import { Sandbox } from './sandbox.js';
 import { Session } from './session.js';
 import type { ApprovalHook, AskHook, ConfirmLevel, LlmHook, Logger } from './types.js';
 import { describeJson } from './validate.js';
+import { elapsedMs } from '../util/elapsed.js';
 import { readTraceOptions, type TraceOptions } from './tracing.js';
 
 /** A model's function call: the tool's name (either spelling, §5) and its arguments. */
@@ -163,7 +164,7 @@ export async function runCall(registry: ToolCatalog, defaults: ExecuteDefaults, 
   const finish = (outcome: { ok: true; data: JsonValue } | { ok: false; error: NuwaError }): CallOutcome => {
     const endTime = Date.now();
     const executionId = run?.firstExecutionId ?? `${run?.runId ?? randomId()}:0`;
-    return { ...outcome, tool, metadata: { executionId, toolName, startTime, endTime, duration: performance.now() - started } };
+    return { ...outcome, tool, metadata: { executionId, toolName, startTime, endTime, duration: elapsedMs(started) } };
   };
   const failure = (kind: ErrorKind, message: string) => finish({ ok: false, error: new NuwaError(kind, message, tool ? { toolName: tool.name } : {}) });
   try {

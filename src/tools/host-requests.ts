@@ -98,6 +98,13 @@ export async function requestFromHost(host: CallHost, request: HostRequest, call
   }
   let answer: string;
   const decided = request.kind === 'ask' ? journal.decision(call.callId) : undefined;
+  const refused = request.kind === 'ask' ? journal.refused?.(call.callId) : undefined;
+  if (refused !== undefined) {
+    // The question waited and no answer came (a durable engine's wait timed out): it fails, recorded.
+    const error = new NuwaError('ToolExecutionError', `context.ask: ${refused}`, { toolName: call.toolName });
+    journal.settled(call.callId, name, args, { error: { kind: error.kind, message: error.message } });
+    throw error;
+  }
   if (decided !== undefined && typeof decided === 'object') {
     answer = checkedAnswer(request, decided.answer, call);
   } else {

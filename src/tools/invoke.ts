@@ -17,6 +17,7 @@ import type { CallHost, CallSite } from './call-host.js';
 import { safeToRepeat, type PendingCall, type RecordedCall } from './journal.js';
 import { Pending, type Continuation } from '../util/pending.js';
 import type { ConfirmLevel } from './types.js';
+import { elapsedMs } from '../util/elapsed.js';
 import type { ApprovalOutcome } from './tracing.js';
 
 function positioned(error: NuwaError, site: CallSite): NuwaError {
@@ -312,7 +313,7 @@ function finish(host: CallHost, tool: RegisteredTool, name: string, site: CallSi
   if (journal !== undefined || emit !== undefined) {
     const value = form === 'value' ? toJson(result as Value, host.valueLimits) : (result as JsonValue);
     journal?.finished(callIdOf(site), { value });
-    emit?.({ ...eventBase(host, callNumber, site, name, tool), type: 'tool:completed', duration: performance.now() - started, payload: value });
+    emit?.({ ...eventBase(host, callNumber, site, name, tool), type: 'tool:completed', duration: elapsedMs(started), payload: value });
   }
   return result;
 }
@@ -383,7 +384,7 @@ function failedEvent(host: CallHost, tool: RegisteredTool, toolName: string, sit
   const described: EventError = { kind: error.kind, message: error.message };
   // The payload keeps a tool's own error code and details (an envelope's `error: { code, details }`).
   const payload: EventError = { ...described, ...(error.code !== undefined && { code: error.code }), ...(error.details !== undefined && { details: error.details as JsonValue }) };
-  return { ...eventBase(host, callNumber, site, toolName, tool), type, duration: performance.now() - started, error: described, payload };
+  return { ...eventBase(host, callNumber, site, toolName, tool), type, duration: elapsedMs(started), error: described, payload };
 }
 
 /**
@@ -397,6 +398,8 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, confirm: Co
   const decision = journal?.decision(callIdOf(site));
   if (decision !== undefined) {
     if (decision === true) return 'decision';
+    const refused = journal?.refused?.(callIdOf(site));
+    if (refused !== undefined) deny(host, tool, confirm, args, site, uncertain ? `it was not repeated (the run was recovered after a crash during it): ${refused}` : refused);
     deny(host, tool, confirm, args, site, uncertain ? 'it was not repeated: the run was recovered after a crash during it, and the host decided not to call it again' : 'the host denied it when the run was resumed');
   }
   if (uncertain) throw pause(host, tool, confirm, args, site, true);

@@ -39,6 +39,11 @@ export interface CallJournal {
   /** The decision the host gave on resume for the call waiting at `callId`, if any. */
   decision(callId: string): Decision | undefined;
   /**
+   * Why the call at `callId` waited and got no decision (a durable engine's wait that timed out):
+   * an approval is then denied, and a question fails, with this reason. Undefined when it was not.
+   */
+  refused?(callId: string): string | undefined;
+  /**
    * Whether the call at `callId` was started by a process that died before it ended (recover): it
    * runs again only if its tool is safe to repeat, else a person decides.
    */

@@ -18,6 +18,7 @@ import type { CallJournal } from './journal.js';
 import { CallSlots } from './concurrency.js';
 import type { ValueLimits } from '../values/values.js';
 import { callHook, describeThrown } from '../util/foreign.js';
+import { elapsedMs } from '../util/elapsed.js';
 import { RunTrace, type TraceOptions } from './tracing.js';
 
 /**
@@ -287,7 +288,7 @@ export class Run implements CallHost {
   }
 
   get durationMs(): number {
-    return performance.now() - this.startedAt;
+    return elapsedMs(this.startedAt);
   }
 
   private timeoutError(): NuwaError {

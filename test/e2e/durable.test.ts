@@ -108,7 +108,10 @@ describe('approve later, from the terminal', () => {
     expect(paused.status).toBe(3);
     expect(JSON.parse(paused.stdout)).toMatchObject({ ok: false, paused: true, runId: 'j', pending: [{ callId: '3:9', kind: 'approval', toolName: 'charge' }] });
     expect(nuwa(['runs', 'deny', 'j', '3:9', '--no-resume']).status).toBe(0);
-    expect(JSON.parse(nuwa(['runs', 'show', 'j', '--json']).stdout)).toMatchObject({ status: 'paused', decisions: { '3:9': false } });
+    const shown = nuwa(['runs', 'show', 'j', '--json']).stdout;
+    expect(JSON.parse(shown)).toMatchObject({ status: 'paused', decisions: { '3:9': false } });
+    expect(shown).toMatch(/"durationMs":\d+(\.\d)?\}/); // to a tenth of a millisecond (src/util/elapsed.ts)
+    expect(paused.stdout).toMatch(/"durationMs":\d+(\.\d)?\}/);
     expect(nuwa(['runs', 'resume', 'j']).status).toBe(1);
     expect(lines()).toEqual(['lookup 1', 'lookup 2']);
     expect(nuwa(['runs', 'rm', 'j']).status).toBe(0);

@@ -9,10 +9,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { links } from '../support/markdown.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
   name: string;
+  version: string;
   license: string;
   bin: Record<string, string>;
   exports: Record<string, unknown>;
@@ -125,6 +127,30 @@ describe('the published files (npm pack)', () => {
       ...Object.values(pkg.imports).flatMap((entry) => Object.values(entry)).filter((target) => target.startsWith('./')),
     ];
     for (const target of targets) expect(shipped, target).toContain(path.posix.normalize(target));
+  });
+
+  it('have Markdown whose every relative link leads to a shipped file (the docs read from the package work)', () => {
+    const shipped = files();
+    const broken: string[] = [];
+    for (const file of [...shipped].filter((name) => name.endsWith('.md'))) {
+      for (const { target, line } of links(readFileSync(path.join(root, file), 'utf8'))) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:, ...
+        const pathPart = decodeURIComponent(target.split('#')[0]!);
+        if (pathPart === '') continue; // an anchor in the same file
+        const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), pathPart)).replace(/\/$/, '');
+        if (!shipped.has(resolved) && ![...shipped].some((name) => name.startsWith(`${resolved}/`))) broken.push(`${file}:${line}: ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    // What the docs point at most: the examples they teach with, and the security page.
+    expect(shipped).toContain('examples/README.md');
+    expect(shipped).toContain('examples/tools.mjs');
+    expect(shipped).toContain('SECURITY.md');
+  });
+
+  it('leave the tarball npm pack writes out of git', () => {
+    const ignored = spawnSync('git', ['check-ignore', '--quiet', '--no-index', `${pkg.name}-${pkg.version}.tgz`], { cwd: root });
+    expect(ignored.status).toBe(0);
   });
 
   it('have no source map that points at a file that is not shipped', () => {

@@ -182,7 +182,7 @@ describe('highlighted code frames of nuwa run', () => {
 
 describe('nuwa repl with piped stdin', () => {
   function pipe(input: string, args: string[] = []) {
-    const child = spawnSync(process.execPath, [bin, 'repl', '--tools', tools, ...args], { cwd: root, input, encoding: 'utf8', timeout: 20_000, env: { ...process.env, FORCE_COLOR: '1' } });
+    const child = spawnSync(process.execPath, [bin, 'repl', '--tools', tools, ...args], { cwd: root, input, encoding: 'utf8', timeout: 20_000, env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined } });
     return { status: child.status, stdout: child.stdout, stderr: child.stderr };
   }
 

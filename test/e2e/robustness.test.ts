@@ -64,6 +64,28 @@ describe('nuwa run: when the output goes away', () => {
     expect(events.at(-1)).toMatchObject({ type: 'script:failed', error: { kind: 'AbortedError' } });
   });
 
+  it('`nuwa repl | head -1`: the session ends quietly, with status 0, however much input is left', () => {
+    // `yes` would feed entries for ever: the REPL must stop reading them once the reader is gone.
+    const trace = tempFile('trace.jsonl');
+    const endless = spawnSync(
+      'bash',
+      ['-c', `yes 'PRINT("x")' | timeout 20 "${process.execPath}" "${bin}" repl | head -1; echo "status \${PIPESTATUS[1]}" >&2`],
+      { cwd: root, encoding: 'utf8', timeout: 30_000 },
+    );
+    expect(endless.stdout).toBe('x\n');
+    expect(endless.stderr).toBe('status 0\n');
+    // An entry in progress stops too: the second slow call never starts.
+    const slow = spawnSync(
+      'bash',
+      ['-c', `printf '%s' '${SLOW_SCRIPT.replace(/\n/g, ' ')}' | "${process.execPath}" "${bin}" repl --tools "${fixture('tools-slow.mjs')}" --trace "${trace}" | head -1; echo "status \${PIPESTATUS[1]}" >&2`],
+      { cwd: root, encoding: 'utf8', timeout: 20_000 },
+    );
+    expect(slow.stdout).toBe('one\n');
+    expect(slow.stderr).toBe('status 0\n');
+    const events = readFileSync(trace, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    expect(events.filter((event) => event.type === 'tool:invoking')).toHaveLength(1);
+  });
+
   it.runIf(existsSync('/dev/full'))('`> /dev/full`: a one-line error and status 1, never silent loss', () => {
     for (const args of [[], ['--json']]) {
       const full = openSync('/dev/full', 'w');
@@ -116,6 +138,37 @@ describe('nuwa run: tools modules that fail to load', () => {
     expect(result.stderr).toMatch(message);
     expect(result.stdout).toBe('');
     expectNoStack(result.stderr);
+  });
+
+  // Where the module went wrong is a place in the module, never one in this package: a definition
+  // the registry refused used to be reported at a line of bin/nuwa. (The other cases, in-process:
+  // test/unit/providers/module.test.ts.)
+  it('a definition the registry refuses: the module named, and no place of bin/nuwa', () => {
+    const file = tempFile('refused.mjs', 'export default [\n  { name: "bad name!", description: "x", parameters: [], execute: () => 1 },\n];\n');
+    const result = nuwa(['run', '-', '--tools', file], { input: 'PRINT(1)' });
+    expect(result.status).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(`nuwa: cannot load tools from ${file}: "bad name!" is not a valid tool name: use letters, digits and _ (dots separate a toolset from its tools), so that CALL can name it`);
+    expectNoStack(result.stderr);
+  });
+
+  it('a TypeScript module: what to do about it, in one line', () => {
+    const source = 'export default [{ name: "hi", description: "Says hi", parameters: [], execute: (): string => "hi" }];\n';
+    const file = tempFile('tools.ts', source);
+    const result = nuwa(['run', '-', '--tools', file], { input: 'PRINT(CALL hi {})' });
+    if ((process.features as { typescript?: unknown }).typescript) {
+      // A Node that strips types loads it as it is.
+      expect(result).toMatchObject({ status: 0, stdout: 'hi\n' });
+      return;
+    }
+    expect(result.status).toBe(2);
+    const advice = process.allowedNodeEnvironmentFlags.has('--experimental-strip-types')
+      ? `Node ${process.version} imports TypeScript only with NODE_OPTIONS=--experimental-strip-types; or compile it to JavaScript (tools.js) and load that`
+      : `Node ${process.version} cannot import TypeScript (Node 22.18 and later can): compile it to JavaScript (tools.js, with tsc or esbuild) and load that, or run nuwa through a TypeScript loader: NODE_OPTIONS="--import tsx" nuwa ... (with tsx installed)`;
+    expect(result.stderr).toBe(`nuwa: cannot load tools from ${file}: ${advice}\nRun \`nuwa run --help\` for usage.\n`);
+    // The advice works: with the loader it names (installed here, a devDependency), the module loads.
+    const loaded = spawnSync(process.execPath, [bin, 'run', '-', '--tools', file], { cwd: root, input: 'PRINT(CALL hi {})', encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '--import tsx' }, timeout: 30_000 });
+    expect(loaded.stderr).toBe('');
+    expect(loaded.stdout).toBe('hi\n');
   });
 });
 

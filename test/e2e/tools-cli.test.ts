@@ -1,7 +1,7 @@
 // End-to-end tests of `nuwa tools` and `nuwa prompt` (CLI.md): each spawns bin/nuwa on the built
 // package, with tools modules in every form a host brings (Nuwa, Zod-typed, defineTool).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,6 @@ function nuwa(args: string[], env: Record<string, string | undefined> = { NO_COL
   return { status: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 
-const ANSI = /\x1b\[/;
 
 describe('nuwa tools', () => {
   it('lists one line per tool: name, risk level, category, source and the first sentence', () => {
@@ -36,12 +35,6 @@ describe('nuwa tools', () => {
     const lines = nuwa(['tools', '--tools', examples]).stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(6);
     expect(lines[3]).toMatch(/^place_order\s+write\s+network\s+module\s+Buy or sell shares at the current price\.$/);
-  });
-
-  it('says when no tools are loaded', () => {
-    const result = nuwa(['tools']);
-    expect(result.status).toBe(0);
-    expect(result.stdout).toBe('No tools are loaded. Load some with --tools <module>.\n');
   });
 
   it('describes one tool: parameters with types, required marks, defaults and descriptions, the result type and risk level', () => {
@@ -121,22 +114,6 @@ describe('nuwa tools', () => {
   it('--help', () => {
     expect(nuwa(['tools', '--help']).stdout).toMatch(/^Usage: nuwa tools \[<name>\] \[options\]/);
     expect(nuwa(['--help']).stdout).toMatch(/nuwa tools \[<name>\]/);
-  });
-
-  it('colours only on a terminal, and never with NO_COLOR', () => {
-    expect(nuwa(['tools', '--tools', mixed], {}).stdout).not.toMatch(ANSI); // a pipe
-    if (!existsSync('/usr/bin/script')) return; // no way to give the command a terminal here
-    const onTerminal = (env: Record<string, string | undefined>) =>
-      spawnSync('/usr/bin/script', ['-qec', `"${process.execPath}" "${bin}" tools --tools ${mixed}`, '/dev/null'], {
-        cwd: root,
-        encoding: 'utf8',
-        env: { ...process.env, NO_COLOR: undefined, ...env },
-        timeout: 20_000,
-      }).stdout;
-    const coloured = onTerminal({});
-    expect(coloured).toMatch(ANSI);
-    expect(coloured).toContain('file_delete');
-    expect(onTerminal({ NO_COLOR: '1' })).not.toMatch(ANSI);
   });
 });
 

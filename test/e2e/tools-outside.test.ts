@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bashTool, isAlive, readPids, tempDir, waitFor, writeTool } from '../support/processes.js';
+import { Terminal } from '../support/pty.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin', 'nuwa');
@@ -261,5 +262,23 @@ describe('Ctrl-C', () => {
     expect(server.stderr).toMatch(/interrupted \(Ctrl-C\) while loading tools/);
     const serverPid = Number(readFileSync(path.join(dir, 'server-pid'), 'utf8'));
     expect(await waitFor(() => !isAlive(serverPid))).toBe(true);
+  });
+});
+
+// The rules of the notes (when, and where not) are tested in-process: test/unit/cli/setup.test.ts.
+describe('an MCP server that is slow to start', () => {
+  const slow = { FIXTURE_START_DELAY_MS: '1500' };
+
+  it('is announced on a terminal while it starts, and named once it is up', async () => {
+    const file = script('PRINT(CALL fixture_server.echo { text: "hi" })');
+    const terminal = new Terminal(process.execPath, [bin, 'run', file, '--mcp', fixtureServer], { cwd: root, env: { ...process.env, NO_COLOR: '1', ...slow } });
+    try {
+      expect(await terminal.exit(30_000)).toBe(0);
+    } finally {
+      terminal.kill();
+    }
+    expect(terminal.text).toMatch(
+      new RegExp(`^nuwa: starting the MCP server \`${fixtureServer}\`\\.\\.\\.\\nnuwa: MCP server \`${fixtureServer}\` ready after \\d+\\.\\d s: fixture-server 1\\.2\\.3, \\d+ tools as fixture_server\\.\\*\\nhi\\n$`),
+    );
   });
 });

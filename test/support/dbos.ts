@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkerSettings } from '../dbos/fixtures/worker.js';
+import type { NuwaWorkerSettings } from '../dbos/fixtures/nuwa-worker.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtures = path.join(root, 'test', 'dbos', 'fixtures');
@@ -39,8 +40,13 @@ export interface Worker {
   exited: Promise<{ status: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export async function startWorker(settings: WorkerSettings): Promise<Worker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(fixtures, 'worker.ts')], {
+/**
+ * Starts a worker process and waits until it is ready: a fixture of test/dbos/fixtures (`worker.ts`,
+ * or `nuwa-worker.ts` for Nuwa runs), or another program given by its path from the repository.
+ */
+export async function startWorker(settings: WorkerSettings | NuwaWorkerSettings, fixture: string = 'worker.ts'): Promise<Worker> {
+  const program = fixture.includes('/') ? path.join(root, fixture) : path.join(fixtures, fixture);
+  const child = spawn(process.execPath, ['--import', 'tsx', program], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NUWA_DBOS_WORKER: JSON.stringify(settings) },

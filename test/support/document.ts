@@ -10,6 +10,8 @@
 //   ```ts prelude=model        ... after test/docs/model.ts (a stand-in model client)
 //   ```js tools-module         a tools module: loads as --tools loads it, and registers tools
 //   ```nuwa file=path          the whole file at path, as it is (the file runs where it lives)
+//   ```console postgres        (or ```ts postgres) needs a Postgres server: run by the test of the
+//                              postgres project, with $DATABASE_URL a database of the test cluster
 //
 // Other languages (sh, json, text) are not run.
 import { readFileSync } from 'node:fs';
@@ -23,10 +25,28 @@ import { describeProblems, typeCheck } from './typecheck.js';
 const PROGRAM_LANGUAGES = new Set(['ts', 'js', 'typescript', 'javascript']);
 const RUN = new Set(['nuwa', 'console', ...PROGRAM_LANGUAGES]);
 
-export function describeDocument(file: string): void {
+export interface DocumentOptions {
+  /**
+   * A database of the test cluster, for the blocks flagged `postgres`: given, only those blocks run,
+   * with DATABASE_URL set to it (and the URL read back as `$DATABASE_URL` in what they print); not
+   * given, those blocks are left to the test that gives it (test/postgres/docs.test.ts).
+   */
+  postgres?: () => Promise<string>;
+}
+
+export function describeDocument(file: string, options: DocumentOptions = {}): void {
   const text = readFileSync(path.join(root, file), 'utf8');
   const blocks = fencedBlocks(text);
-  const runnable = blocks.map((block, index) => ({ block, next: blocks[index + 1] })).filter(({ block }) => RUN.has(block.language));
+  const server = options.postgres;
+  const runnable = blocks
+    .map((block, index) => ({ block, next: blocks[index + 1] }))
+    .filter(({ block }) => RUN.has(block.language) && block.flags.includes('postgres') === (server !== undefined));
+  const database = async (): Promise<Database | undefined> => {
+    if (server === undefined) return undefined;
+    const url = await server();
+    // The URL as printed, quoted for a shell (it holds `?` and `=`) or not.
+    return { env: { DATABASE_URL: url }, read: (output: string) => output.split(`'${url}'`).join('$DATABASE_URL').split(url).join('$DATABASE_URL') };
+  };
 
   describe(file, () => {
     afterAll(cleanUp);
@@ -49,9 +69,9 @@ export function describeDocument(file: string): void {
       async (_name, { block, next }) => {
         if (block.options.file !== undefined) return sameAsFile(block);
         if (block.language === 'nuwa') return script(block);
-        if (block.language === 'console') return session(block);
+        if (block.language === 'console') return session(block, await database());
         if (block.flags.includes('tools-module')) return toolsModule(block, file);
-        return program(block, next, file);
+        return program(block, next, file, await database());
       },
     );
   });
@@ -96,10 +116,16 @@ async function script(block: Block): Promise<void> {
   expect(printed).toEqual(expected.prints);
 }
 
+/** What a block that needs a Postgres server is run with: DATABASE_URL, and its output with the URL read back. */
+interface Database {
+  env: NodeJS.ProcessEnv;
+  read(output: string): string;
+}
+
 /** A shell session: each command prints what the transcript shows. */
-function session(block: Block): void {
+function session(block: Block, database?: Database): void {
   const steps = parseSession(block.body, block.line + 1);
-  const outputs = runSession(steps);
+  const outputs = runSession(steps, undefined, database?.env).map((output) => database?.read(output) ?? output);
   steps.forEach((step, i) => expect(outputs[i], `$ ${step.command} (line ${step.line})`).toBe(step.expected));
 }
 
@@ -110,8 +136,8 @@ async function toolsModule(block: Block, file: string): Promise<void> {
 }
 
 /** A program: it runs without an error, and prints what a following ```text output block shows. */
-function program(block: Block, next: Block | undefined, file: string): void {
-  const result = runProgram(block.body, `${path.basename(file, '.md')}-${block.line}`, block.options.prelude);
+function program(block: Block, next: Block | undefined, file: string, database?: Database): void {
+  const result = runProgram(block.body, `${path.basename(file, '.md')}-${block.line}`, block.options.prelude, database?.env);
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   if (next?.language === 'text' && next.flags.includes('output')) expect(result.stdout).toBe(`${next.body}\n`);

@@ -81,14 +81,14 @@ function readerEnvironment(): NodeJS.ProcessEnv {
  * pipe (in the order a terminal would show them), and returns what each printed. `nuwa` is
  * bin/nuwa; colour is off; stdin is empty.
  */
-export function runSession(steps: SessionStep[], timeoutMs = 60_000): string[] {
+export function runSession(steps: SessionStep[], timeoutMs = 60_000, env: NodeJS.ProcessEnv = {}): string[] {
   // After each command, a separator; `(exit $s)` gives the next command the status in $?.
   const script = ['exec 2>&1', ...steps.map((step) => `${step.command}\ns=$?; printf '${SEPARATOR}'; (exit $s)`)].join('\n');
   const child = spawnSync('sh', ['-c', script], {
     cwd: root,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: readerEnvironment(),
+    env: { ...readerEnvironment(), ...env },
     timeout: timeoutMs,
     killSignal: 'SIGKILL',
   });
@@ -112,7 +112,7 @@ export interface ProgramResult {
  * `prelude` names a module of test/docs/ imported first (a stand-in for what the program uses but
  * does not define, such as a model client).
  */
-export function runProgram(source: string, name: string, prelude?: string): ProgramResult {
+export function runProgram(source: string, name: string, prelude?: string, env: NodeJS.ProcessEnv = {}): ProgramResult {
   const dir = scratchDir();
   const compile = (code: string) => transformSync(code, { loader: 'ts', format: 'esm', target: 'node20' }).code;
   let head = '';
@@ -123,7 +123,7 @@ export function runProgram(source: string, name: string, prelude?: string): Prog
   }
   const file = path.join(dir, `${name.replace(/[^A-Za-z0-9_-]+/g, '-')}.mjs`);
   writeFileSync(file, head + compile(source));
-  const child = spawnSync(process.execPath, [file], { cwd: root, encoding: 'utf8', env: readerEnvironment(), timeout: 30_000, killSignal: 'SIGKILL' });
+  const child = spawnSync(process.execPath, [file], { cwd: root, encoding: 'utf8', env: { ...readerEnvironment(), ...env }, timeout: 30_000, killSignal: 'SIGKILL' });
   return { status: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 

@@ -43,3 +43,26 @@ describe('loadToolModule', () => {
     expect(registry.lookup('f')?.source).toBe('local');
   });
 });
+
+describe('a module that fails to load: where, in the module (or one it imports), never in this package', () => {
+  it.each([
+    // The definition is data: it has no line of its own, and the message names it.
+    ['a list with a definition the registry refuses', 'refused.mjs', 'export default [\n  { name: "bad name!", description: "x", parameters: [], execute: () => 1 },\n];\n', '"bad name!" is not a valid tool name'],
+    ['a default function that registers one', 'refused-fn.mjs', 'export default (registry) => {\n  registry.register({ name: "bad name!", description: "x", parameters: [], execute: () => 1 });\n};\n', '{file}:2:12: TypeError: "bad name!" is not a valid tool name'],
+    ['a CommonJS module that throws at load', 'throws.cjs', 'const server = null;\nmodule.exports = server.connect();\n', "{file}:2:25: TypeError: Cannot read properties of null (reading 'connect')"],
+    ['an ES module that throws at load', 'throws.mjs', 'export default [];\n\n    throw new Error("no tool server");\n', '{file}:3:11: no tool server'],
+    ['a module it imports that throws', 'imports.mjs', 'import "./throws-too.mjs";\nexport default [];\n', '{dir}/throws-too.mjs:2:7: imported and failed'],
+  ])('%s', async (_name, name, text, message) => {
+    moduleFile('throws-too.mjs', '// a helper\nthrow new Error("imported and failed");\n');
+    const file = moduleFile(name, text);
+    const error = await loadToolModule(new ToolRegistry(), file).then(
+      () => undefined,
+      (thrown: unknown) => thrown as Error,
+    );
+    expect(error?.message).toMatch(new RegExp(`^cannot load tools from ${escape(file)}: ${escape(message).replace('\\{file\\}', escape(file)).replace('\\{dir\\}', escape(dir))}`));
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

