@@ -5,7 +5,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const postgresTests = ['test/dbos/**/*.test.ts', 'test/postgres/**/*.test.ts'];
 
 export default defineConfig({
-  // `#chevrotain`, `#ajv`, `#ajv-formats` and `#minisearch` as Node 20.19+ resolves them (package.json "imports"):
+  // `#chevrotain`, `#ajv`, `#ajv-formats`, `#minisearch` and `#hashes` as Node 20.19+ resolves them (package.json "imports"):
   // Chevrotain's single-file bundle, Ajv and MiniSearch loaded when first used.
   resolve: {
     alias: {
@@ -13,6 +13,9 @@ export default defineConfig({
       '#ajv': fileURLToPath(new URL('./src/tools/ajv-sync.ts', import.meta.url)),
       '#ajv-formats': fileURLToPath(new URL('./src/tools/ajv-formats-sync.ts', import.meta.url)),
       '#minisearch': fileURLToPath(new URL('./src/tools/minisearch-sync.ts', import.meta.url)),
+      '#hashes': fileURLToPath(new URL('./src/util/hashes-sync.ts', import.meta.url)),
+      // What registry.connectMcp imports by the package's name (providers/install.ts): the source here.
+      'nuwa-script/mcp': fileURLToPath(new URL('./src/mcp.ts', import.meta.url)),
     },
   },
   test: {

@@ -3,8 +3,9 @@
 // ratio. Prints one JSON object on stdout: { family, ratios, nuwaMs, floorMs, peakRssMb, error? }.
 //   node bench/family.mjs <family> <workloads dir> <warm-up rounds> <counted rounds>
 import { readFileSync } from 'node:fs';
+import { Parser as Acorn } from 'acorn';
 import { Interpreter, ToolRegistry, parse } from '../dist/index.js';
-import { benchTools, callHeavyFloor, evalLoopFloor } from './tools.mjs';
+import { benchTools, callHeavyFloor, evalLoopFloor, fiveLineScripts, formatFloor, parseWorkloadInJs } from './tools.mjs';
 
 const [family, dir, warmupText, roundsText] = process.argv.slice(2);
 const warmup = Number(warmupText);
@@ -21,19 +22,11 @@ function interpreterWith(kind, sink) {
   });
 }
 
-/** JSON text of about the same size as `text`, shaped like the script's statements. */
-function jsonOfSize(text) {
-  const items = [];
-  let size = 2;
-  for (let i = 0; size < text.length; i++) {
-    const item = { name: `item ${i}`, value: i * 2 + 0.5, tags: ['x', 'y'], ok: i % 3 === 0, note: null, nested: { a: i, b: `v=${i}` } };
-    size += JSON.stringify(item).length + 1;
-    items.push(item);
-  }
-  return JSON.stringify(items);
-}
+const AsyncFunction = (async () => {}).constructor;
+/** How many different scripts one round of runs_10k_texts runs, on each side. */
+const TEXTS = 10_000;
 
-/** [nuwa, floor] pairs of async functions, each returning the lines it printed. */
+/** [nuwa, floor] pairs of async functions of the round, each returning the lines it printed. */
 function contestants() {
   switch (family) {
     case 'eval_loop': {
@@ -53,13 +46,42 @@ function contestants() {
         async () => { const out = []; await floor((line) => out.push(line)); return out; },
       ];
     }
-    case 'parse_1mb': {
+    case 'parse_vs_acorn': {
+      // The 1 MB workload, and the same statements in JavaScript parsed by acorn with positions
+      // (our nodes carry line and column too). Both print how many top-level statements they found.
       const source = read('parse_1mb');
-      const json = jsonOfSize(source);
+      const js = parseWorkloadInJs(source);
       return [
         async () => [String(parse(source).body.length)],
-        async () => [String(JSON.parse(json).length)],
+        async () => [String(Acorn.parse(js, { ecmaVersion: 'latest', locations: true }).body.length)],
       ];
+    }
+    case 'runs_10k_texts': {
+      // What a host pays per script from a model: 10,000 different short scripts, each run from
+      // its text by one interpreter; against compiling each equivalent JavaScript text with
+      // `new AsyncFunction` and running it. The texts are made before the clock starts.
+      const [inc] = benchTools('async').slice(1);
+      const tools = { inc: inc.execute };
+      let scripts = [];
+      return [
+        async (round) => {
+          scripts = fiveLineScripts(round * TEXTS, TEXTS);
+          const out = [];
+          const interpreter = interpreterWith('async', out);
+          return async () => {
+            for (const script of scripts) await interpreter.run(script.nuwa);
+            return out;
+          };
+        },
+        async () => {
+          const out = [];
+          const print = (line) => out.push(line);
+          return async () => {
+            for (const script of scripts) await new AsyncFunction('tools', 'print', 'format', script.js)(tools, print, formatFloor);
+            return out;
+          };
+        },
+      ].map((prepare) => ({ prepare }));
     }
     case 'append_100k': {
       const append = read('append_100k');
@@ -83,7 +105,9 @@ function contestants() {
   }
 }
 
-async function timed(fn) {
+/** Runs one side of a round: a contestant is an async function, or { prepare(round) } that returns one after setting up untimed. */
+async function timed(contestant, round) {
+  const fn = typeof contestant === 'function' ? contestant : await contestant.prepare(round);
   const started = performance.now();
   const output = await fn();
   return { ms: performance.now() - started, output };
@@ -93,10 +117,10 @@ const result = { family, ratios: [], nuwaMs: [], floorMs: [] };
 try {
   const [nuwa, floor] = contestants();
   for (let round = 0; round < warmup + rounds; round++) {
-    const ours = await timed(nuwa);
-    const theirs = await timed(floor);
+    const ours = await timed(nuwa, round);
+    const theirs = await timed(floor, round);
     // The parse family compares different work; the others must agree on what they printed.
-    if (family !== 'parse_1mb' && family !== 'append_100k' && ours.output.join('\n') !== theirs.output.join('\n')) {
+    if (family !== 'parse_vs_acorn' && family !== 'append_100k' && ours.output.join('\n') !== theirs.output.join('\n')) {
       throw new Error(`the interpreter printed ${JSON.stringify(ours.output)}, the floor ${JSON.stringify(theirs.output)}`);
     }
     if (round < warmup) continue;

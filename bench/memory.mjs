@@ -1,6 +1,7 @@
 // Memory scenarios, each in a fresh process so that its peak resident memory is its own.
 // Prints one JSON object on stdout: { scenario, peakRssMb, ...details }.
 //   node bench/memory.mjs parse_1mb <workloads dir>    parse the 1 MB script
+//   node bench/memory.mjs statements <count>           parse and run a script of that many statements
 //   node bench/memory.mjs loop <iterations>            a CALL-free loop of that many iterations
 //   node bench/memory.mjs concurrent <runs>            that many runs at once, each on its own session
 import { readFileSync } from 'node:fs';
@@ -12,6 +13,26 @@ const details = {};
 if (scenario === 'parse_1mb') {
   const program = parse(readFileSync(`${arg}/parse_1mb.nuwa`, 'utf8'));
   details.statements = program.body.length;
+} else if (scenario === 'statements') {
+  // The 1 MB workload's blocks (../shared/bench/gen.mjs: assignments, an object, IF/ELSE with
+  // FORMAT, a FOR loop; seven statements each, counting the nested ones) repeated until the script
+  // has `count` statements: parsed and run to the end, as a host runs a long generated plan.
+  const count = Number(arg);
+  let source = '';
+  let blocks = 0;
+  for (; blocks * 7 < count; blocks++) {
+    const i = blocks;
+    source += `// block ${i}\nLET a${i} = ${i} * 2 + (3 - 1) / 4\n`;
+    source += `LET o${i} = { name: "item ${i}", tags: ["x", "y"], n: a${i} }\n`;
+    source += `IF a${i} > 10 AND NOT (a${i} == 7) THEN\n  LET r${i} = FORMAT("v={v}", { v: o${i}.name })\nELSE\n  LET r${i} = o${i}.tags[0]\nEND\n`;
+    source += `FOR t IN o${i}.tags DO\n  LET last = t\nEND\n`;
+  }
+  const started = performance.now();
+  const result = await new Interpreter(new ToolRegistry(), { print: () => {}, limits: { maxSteps: 1e9, timeoutMs: 600_000 } }).run(source);
+  details.durationMs = Math.round(performance.now() - started);
+  details.statements = blocks * 7;
+  details.sourceBytes = source.length;
+  details.variables = Object.keys(result.variables).length;
 } else if (scenario === 'loop') {
   // Nested loops over small lists: the iterations grow, the data does not, so a runtime that keeps
   // nothing per iteration has the same peak memory for 10,000 iterations as for 1,000,000.

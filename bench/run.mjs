@@ -1,18 +1,23 @@
 // `npm run bench`: what users feel, as ratios against plain-JavaScript floors measured in the same run.
 //   node bench/run.mjs [--quick] [--shared <dir with gen.mjs>] [--no-readme]
-// - Workload families (eval_loop, call_heavy with sync and with async tools, parse_1mb against
-//   JSON.parse, append_100k against the same loop counting, comprehension_100k — a list
-//   comprehension without CALL — against the FOR loop with APPEND that makes the same list) run
-//   warm, one process per family, the interpreter and its floor alternating; warm-up rounds are
-//   discarded; each counted round is one ratio, reported as median and min–max.
-// - Cold costs run as whole processes: a 1,000-statement model-sized plan, and `nuwa run` on a
-//   one-line script, each against `node -e 0`.
+// - Workload families (eval_loop, call_heavy with sync and with async tools, parse_vs_acorn — the
+//   1 MB workload against acorn with positions parsing the same statements in JavaScript —,
+//   runs_10k_texts — 10,000 different 5-line scripts run from their text against compiling and
+//   running each equivalent JavaScript text with `new AsyncFunction` —, append_100k against the same
+//   loop counting, comprehension_100k — a list comprehension without CALL — against the FOR loop with
+//   APPEND that makes the same list) run warm, one process per family, the interpreter and its floor
+//   alternating; warm-up rounds are discarded; each counted round is one ratio, reported as median
+//   and min–max.
+// - Cold costs run as whole processes against `node -e 0`: `nuwa run` on a one-line script and on a
+//   30-line plan with 5 calls (bench/plan-30.nuwa), `import` of the package's main entry, and a
+//   1,000-statement model-sized plan.
 // - Durable runs: call_heavy recorded in a FileRunStore against the same run not recorded, the
 //   checkpoint of a run paused after 1,000 calls, and resuming it (against 10,000: linear replay).
 // - Runs on DBOS (bench/dbos.ts, with a throwaway Postgres): runs per second through the queue with 1,
 //   2 and 4 worker processes, the latency a call adds against a run in memory, the takeover.
 // - Memory: peak RSS parsing parse_1mb, a 1,000,000-iteration loop against a 10,000-iteration one,
-//   and 1,000 concurrent runs on separate sessions.
+//   1,000 and 10,000 concurrent runs on separate sessions, and a 100,000-statement script parsed and run.
+// - Weight: a minimal host bundled and minified by esbuild (bench/host-bundle.mjs).
 // Results go to bench/results.json; without --quick the README's performance table is regenerated
 // from them (bench/readme.mjs).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -98,12 +103,13 @@ function record(name, measure, target, extra = {}) {
 const fmt = (n) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 
 // --- warm families --------------------------------------------------------------------------------
-const TARGETS = { eval_loop: 3.5, call_heavy_sync: 3, call_heavy_async: 4, parse_1mb: 8, append_100k: 3, comprehension_100k: 1 };
+const TARGETS = { eval_loop: 3.5, call_heavy_sync: 3, call_heavy_async: 4, parse_vs_acorn: 1, runs_10k_texts: 3, append_100k: 3, comprehension_100k: 1 };
 const FLOOR_OF = {
   eval_loop: 'plain JS',
   call_heavy_sync: 'plain JS, sync tools',
   call_heavy_async: 'plain JS, async tools',
-  parse_1mb: 'JSON.parse, same size',
+  parse_vs_acorn: 'acorn with positions, same statements in JS',
+  runs_10k_texts: 'new AsyncFunction(text) per script, run',
   append_100k: 'the same loop counting',
   comprehension_100k: 'FOR with APPEND, same list',
 };
@@ -186,6 +192,29 @@ const nodeZero = ['-e', '0'];
     peakRssMb: processPeakRssMb([path.join(root, 'bin', 'nuwa'), 'run', 'one_line.nuwa']),
   });
 }
+/** Process pairs: `args` and `node -e 0` alternating; the median ratio and the median time of `args`. */
+function coldPairs(args) {
+  const ratios = [];
+  const ms = [];
+  for (let i = 0; i < plan.pairs; i++) {
+    const ours = processMs(args);
+    ms.push(ours);
+    ratios.push(ours / processMs(nodeZero));
+  }
+  return { measure: { ...summary(ratios), unit: '×' }, nuwaMs: summary(ms).median, peakRssMb: processPeakRssMb(args) };
+}
+{
+  // What a user of the CLI waits for: a model-sized plan (30 lines, 5 calls) with its tools module.
+  const args = [path.join(root, 'bin', 'nuwa'), 'run', path.join(here, 'plan-30.nuwa'), '--tools', path.join(here, 'plan-tools.mjs')];
+  const { measure, ...extra } = coldPairs(args);
+  record('cli_plan_30_lines_5_calls', measure, 2, { against: 'node -e 0', ...extra });
+}
+{
+  // What a host pays to load the package: `import 'nuwa-script'` (by its name, through package.json
+  // "exports", as a host resolves it) and nothing else.
+  const { measure, ...extra } = coldPairs([path.join(here, 'import-entry.mjs')]);
+  record('import_main_entry', measure, 1.6, { against: 'node -e 0', ...extra });
+}
 {
   const ms = [];
   const ratios = [];
@@ -224,11 +253,21 @@ const memory = (args) => node([path.join(here, 'memory.mjs'), ...args], 120_000)
     { against: '10,000 iterations', peakRssMb: large.peakRssMb },
   );
 }
+const peak = (out) => (out.error ? { error: out.error, unit: ' MB' } : { median: out.peakRssMb, min: out.peakRssMb, max: out.peakRssMb, unit: ' MB' });
+for (const runs of [1000, 10_000]) {
+  const out = memory(['concurrent', String(runs)]);
+  record(`concurrent_${runs}_peak_rss`, peak(out), 150, { against: 'runs each awaiting a tool', durationMs: out.durationMs });
+}
 {
-  const out = memory(['concurrent', '1000']);
-  record('concurrent_1000_peak_rss', out.error ? { error: out.error, unit: ' MB' } : { median: out.peakRssMb, min: out.peakRssMb, max: out.peakRssMb, unit: ' MB' }, 150, {
-    durationMs: out.durationMs,
-  });
+  const out = memory(['statements', '100000']);
+  record('statements_100k_peak_rss', peak(out), 250, { against: 'parsed and run', durationMs: out.durationMs });
+}
+
+// --- weight ---------------------------------------------------------------------------------------
+{
+  const out = node([path.join(here, 'host-bundle.mjs'), work], 120_000);
+  const kb = out.error ? { error: out.error, unit: ' KB' } : { median: out.kb, min: out.kb, max: out.kb, unit: ' KB' };
+  record('host_bundle_minified', kb, 500, { against: 'esbuild --bundle --minify --platform=node', browserKb: out.browserKb, packages: out.packages });
 }
 
 const cpu = cpus();

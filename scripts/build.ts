@@ -1,4 +1,5 @@
-// `npm run build`: compiles src/ with tsc and bundles the playground page, into a fresh folder next
+// `npm run build`: compiles src/ with tsc, bundles it for Node (scripts/bundle.ts: dist/bundle/) and
+// bundles the playground page, into a fresh folder next
 // to dist/ (.dist-build-*), and only then moves the new files into dist/ one by one, each with a
 // rename over the old one, and removes what the build no longer makes. dist/ is never missing and
 // never holds half-written files, so `nuwa` keeps working while `npm test` (which builds first)
@@ -8,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { replaceTree } from './build/replace-tree.js';
+import { bundleEntries, isBundleChunk } from './bundle.js';
 import { buildPlayground, ROOT } from './playground/build.js';
 
 const DIST = path.join(ROOT, 'dist');
@@ -24,13 +26,20 @@ async function main(): Promise<number> {
       return 1;
     }
     try {
+      const bundled = await bundleEntries(staging);
+      console.log(`dist/bundle/  ${bundled.length} files, ${(bundled.reduce((sum, { bytes }) => sum + bytes, 0) / 1024).toFixed(1)} KB`);
+    } catch (error) {
+      console.error(`the package did not bundle: ${(error as Error).message}; dist/ is left as it was`);
+      return 1;
+    }
+    try {
       const { files } = await buildPlayground(path.join(staging, 'playground'));
       for (const { file, bytes } of files) console.log(`${path.join('dist', path.relative(staging, path.resolve(ROOT, file)))}  ${(bytes / 1024).toFixed(1)} KB`);
     } catch (error) {
       console.error(`the playground page did not build: ${(error as Error).message}; dist/ is left as it was`);
       return 1;
     }
-    replaceTree(staging, DIST);
+    replaceTree(staging, DIST, isBundleChunk);
     return 0;
   } finally {
     rmSync(staging, { recursive: true, force: true });

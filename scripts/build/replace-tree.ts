@@ -14,10 +14,12 @@ function filesUnder(dir: string, prefix = ''): string[] {
 /**
  * Makes `target` hold exactly the files of `source`: each file is renamed over its old version (on
  * one file system a rename replaces a file atomically), then files and folders `source` did not
- * have are removed. `source` is left empty.
+ * have are removed. `source` is left empty. Files for which `first` is true are moved before the
+ * others (files the others import, so that a new file never points at one not there yet).
  */
-export function replaceTree(source: string, target: string): void {
-  const fresh = filesUnder(source);
+export function replaceTree(source: string, target: string, first: (file: string) => boolean = () => false): void {
+  const all = filesUnder(source);
+  const fresh = [...all.filter(first), ...all.filter((file) => !first(file))];
   mkdirSync(target, { recursive: true });
   for (const file of fresh) {
     const to = path.join(target, file);

@@ -7,11 +7,11 @@
 //
 // A run is leased to one process by a lock file next to it (`<runId>.lock`, holding the holder's pid
 // and host); a lock whose process is gone is taken over, any other is a ConflictError.
-import { randomUUID } from 'node:crypto';
 import { closeSync, constants as fsFlags, fdatasyncSync, ftruncateSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { NuwaError } from '../errors.js';
+import { randomId } from '../util/platform.js';
 import type { RunEntry, RunHeader, RunStatus, RunStore, RunSummary, RunWriter, StoredRun } from './store.js';
 import { checkRunId, conflict, foldRun, summaryOf } from './store.js';
 
@@ -114,7 +114,7 @@ export class FileRunStore implements RunStore {
     if (heldHere.has(lockFile)) throw conflict(runId, 'is already being driven in this process');
     for (let attempt = 0; attempt < 2; attempt++) {
       // Written whole, then linked into place: a lock file is never seen half written.
-      const draft = `${lockFile}.${process.pid}.${randomUUID()}`;
+      const draft = `${lockFile}.${process.pid}.${randomId()}`;
       writeFileSync(draft, JSON.stringify({ pid: process.pid, host: hostname() }));
       try {
         linkSync(draft, lockFile);

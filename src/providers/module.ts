@@ -6,8 +6,8 @@
 // A tools module is someone else's code: whatever it throws (an Error, a string, an object without
 // a prototype), a load failure is a ToolLoadError that says which file and, where the error tells,
 // which line and column; and a default function that never finishes is reported, not waited on.
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -190,6 +190,9 @@ function compilePosition(error: unknown, file: string): SourcePosition | undefin
     return undefined;
   }
   const inputType = file.endsWith('.cjs') ? 'commonjs' : 'module';
+  // Required here, not imported: this runs only for a module that failed to load, and importing
+  // node:child_process loads some fifty of Node's own modules, a tenth of `nuwa run`'s start-up.
+  const { spawnSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
   const checked = spawnSync(process.execPath, ['--check', `--input-type=${inputType}`], { input: source, encoding: 'utf8', timeout: 10_000 });
   const found = /^\[stdin\]:(\d+)\n([^\n]*)\n([ \t]*)\^/.exec(checked.stderr ?? '');
   if (!found) return undefined;

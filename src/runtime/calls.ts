@@ -106,6 +106,22 @@ interface ArgumentsMaker {
  * would take as the prototype), the keys are set one by one.
  */
 function argumentsMaker(keys: string[]): ArgumentsMaker {
+  // Makers are shared by every CALL with the same keys, in this script and the next: most scripts
+  // are run once, and compiling two functions for each of their CALLs cost more than the call.
+  const key = JSON.stringify(keys);
+  const known = MAKERS.get(key);
+  if (known !== undefined) return known;
+  const made = newArgumentsMaker(keys);
+  if (MAKERS.size < MAX_MAKERS && key.length <= MAX_MAKER_KEY) MAKERS.set(key, made);
+  return made;
+}
+
+/** The makers made so far, by their keys; bounded, so that endless new key sets cannot grow it forever. */
+const MAKERS = new Map<string, ArgumentsMaker>();
+const MAX_MAKERS = 4096;
+const MAX_MAKER_KEY = 512;
+
+function newArgumentsMaker(keys: string[]): ArgumentsMaker {
   if (!keys.includes('__proto__')) {
     try {
       const literal = (value: (i: number) => string) => `({ ${keys.map((key, i) => `${JSON.stringify(key)}: ${value(i)}`).join(', ')} })`;

@@ -642,4 +642,13 @@ function drop(stack: unknown[], length: number): void {
   while (stack.length > length) stack.pop();
 }
 
-export const parser = new NuwaParser();
+let shared: NuwaParser | undefined;
+
+/**
+ * The one parser, built when first used: building it (Chevrotain records and analyses the grammar)
+ * is most of what loading the syntax layer costs, and a host that imports the package may not parse
+ * anything for a while, or ever (a process that only checks tools, or resumes a stored run).
+ */
+export function sharedParser(): NuwaParser {
+  return (shared ??= new NuwaParser());
+}

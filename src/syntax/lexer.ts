@@ -19,7 +19,9 @@ export const MAX_NESTING = 1000;
 export const LEXER_OPTIONS = { positionTracking: 'onlyStart', ensureOptimizations: true } as const;
 // Chevrotain's validations of the token definitions take longer than the rest of building the lexer;
 // the definitions are fixed, and test/unit/syntax/definitions.test.ts runs the validations on them.
-const lexer = new Lexer(T.allTokens, { ...LEXER_OPTIONS, skipValidations: true });
+// Built when first used, like the parser (grammar.ts, sharedParser), not when the package loads.
+let shared: Lexer | undefined;
+const lexer = (): Lexer => (shared ??= new Lexer(T.allTokens, { ...LEXER_OPTIONS, skipValidations: true }));
 
 export interface LexResult {
   tokens: IToken[];
@@ -79,7 +81,7 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
   const source = withoutByteOrderMark(text);
   const notText = notTextProblem(source);
   if (notText) return { tokens: [], problems: [notText], problemCount: 1, maxNesting: 0, tooDeep: false };
-  return drain(finishLexing(source, lexer.tokenize(source), options));
+  return drain(finishLexing(source, lexer().tokenize(source), options));
 }
 
 /** What the parse calls between slices of its work: throws to stop it, or returns a promise to let the event loop in. */
@@ -101,7 +103,7 @@ export async function tokenizeInSlices(text: string, between: Between, sliceChar
   while (start < source.length) {
     const cut = source.indexOf('\n', Math.min(start + sliceChars, source.length) - 1);
     const end = cut === -1 ? source.length : cut + 1;
-    const slice = lexer.tokenize(end - start === source.length ? source : source.slice(start, end));
+    const slice = lexer().tokenize(end - start === source.length ? source : source.slice(start, end));
     for (const token of slice.tokens) shift(token, start, line);
     for (const token of slice.groups.mistakes ?? []) shift(token, start, line);
     for (const error of slice.errors) {
@@ -241,7 +243,7 @@ function* finishLexing(source: string, result: ILexingResult, options: TokenizeO
  * source order. `//` comments and white space are not tokens; rejected characters are left out.
  */
 export function tokensAsWritten(text: string): IToken[] {
-  const result = lexer.tokenize(text);
+  const result = lexer().tokenize(text);
   const aside = result.groups.mistakes ?? [];
   if (aside.length === 0) return result.tokens;
   const merged: IToken[] = [];

@@ -7,7 +7,7 @@ import type * as A from './ast.js';
 import * as T from './tokens.js';
 import { unexpectedTokenMessage } from './messages.js';
 import { nameHint } from './hints.js';
-import { MAX_REPETITION_RECOVERIES, parser, type PrebuiltToken } from './grammar.js';
+import { MAX_REPETITION_RECOVERIES, sharedParser, type PrebuiltToken } from './grammar.js';
 import { REPORTED_PROBLEMS } from './problems.js';
 import type { SyntaxProblem } from '../errors.js';
 
@@ -22,6 +22,7 @@ export interface ParsedTokens {
 
 /** Starts a parse: problems and notes are collected over every piece until `finish`. */
 export function beginParse(): void {
+  const parser = sharedParser();
   parser.extraProblems = [];
   parser.notes = [];
   parser.comprehensions = 0;
@@ -31,6 +32,7 @@ export function beginParse(): void {
 /** Parses a token stream into statements. */
 export function parseTokens(tokens: IToken[], { fresh = true }: { fresh?: boolean } = {}): ParsedTokens {
   if (fresh) beginParse();
+  const parser = sharedParser();
   const body: A.Statement[] = [];
   const problems: SyntaxProblem[] = [];
   runWithRestarts(tokens, undefined, () => parser.script(), body, problems);
@@ -42,6 +44,7 @@ export function parseTokens(tokens: IToken[], { fresh = true }: { fresh?: boolea
  * at), resuming after each token the rule stops at early.
  */
 function runWithRestarts(tokens: IToken[], follower: IToken | undefined, rule: () => A.Statement[], body: A.Statement[], problems: SyntaxProblem[]): void {
+  const parser = sharedParser();
   const input = follower ? [...tokens, follower] : tokens;
   let start = 0;
   while (start < tokens.length && problems.length < REPORTED_PROBLEMS) {
@@ -62,6 +65,7 @@ function runWithRestarts(tokens: IToken[], follower: IToken | undefined, rule: (
 
 /** The problems the grammar's actions found since `beginParse`, with hints. */
 function collectExtra(tokens: IToken[]): SyntaxProblem[] {
+  const parser = sharedParser();
   const out: SyntaxProblem[] = [];
   for (const { problem, token } of parser.extraProblems) {
     const hint = token && hintNear(tokens, token);
@@ -77,6 +81,7 @@ export function parseSegment<K extends 'expression' | 'block'>(
   tokens: IToken[],
   follower: IToken | undefined,
 ): { result: K extends 'expression' ? A.Expression : A.Statement[]; problems: SyntaxProblem[] } {
+  const parser = sharedParser();
   const problems: SyntaxProblem[] = [];
   if (kind === 'block') {
     const body: A.Statement[] = [];
@@ -147,6 +152,7 @@ function hintNear(tokens: IToken[], token: IToken): string | undefined {
 /** Parses tokens as one expression (CALC formulas). Leftover tokens are a problem. */
 export function parseExpressionTokens(tokens: IToken[]): { expression: A.Expression; problems: SyntaxProblem[] } {
   beginParse();
+  const parser = sharedParser();
   parser.input = tokens;
   const expression = parser.expression();
   const problems = collectExtra(tokens);
@@ -155,11 +161,11 @@ export function parseExpressionTokens(tokens: IToken[]): { expression: A.Express
 }
 
 /** The grammar as Chevrotain serializes it: for the syntax diagrams and the EBNF check (`npm run grammar`). */
-export function serializedGrammar(): ReturnType<typeof parser.getSerializedGastProductions> {
-  return parser.getSerializedGastProductions();
+export function serializedGrammar(): ReturnType<ReturnType<typeof sharedParser>['getSerializedGastProductions']> {
+  return sharedParser().getSerializedGastProductions();
 }
 
 /** True when more text could still complete `tokens` into a valid script (grammar only; for the REPL's continuation lines). */
 export function canContinue(tokens: IToken[]): boolean {
-  return parser.computeContentAssist('script', tokens).length > 0;
+  return sharedParser().computeContentAssist('script', tokens).length > 0;
 }

@@ -51,7 +51,8 @@ export class CallContext implements ToolContext {
   }
 
   readonly toolName: string;
-  readonly signal: AbortSignal;
+  /** The tool's own signal (a timeout or a concurrent element of its own); else the run's, read when asked for. */
+  readonly #signal: AbortSignal | undefined;
   readonly #host: CallHost;
   readonly #site: CallSite;
   readonly #invoke: Invoke;
@@ -63,15 +64,21 @@ export class CallContext implements ToolContext {
 
   /**
    * `invoke` is invokeTool, passed in so that this module does not import the one that imports it;
-   * `callNumber` numbers the call in its run (the executionId is made from it when read).
+   * `callNumber` numbers the call in its run (the executionId is made from it when read). Without a
+   * `signal` of its own, the call has the run's, read only if the tool asks: the run then makes its
+   * AbortController only for the tools that look at it (tools/run.ts).
    */
-  constructor(host: CallHost, site: CallSite, toolName: string, callNumber: number, signal: AbortSignal, invoke: Invoke) {
+  constructor(host: CallHost, site: CallSite, toolName: string, callNumber: number, signal: AbortSignal | undefined, invoke: Invoke) {
     this.#host = host;
     this.#site = site;
     this.#invoke = invoke;
     this.#callNumber = callNumber;
     this.toolName = toolName;
-    this.signal = signal;
+    this.#signal = signal;
+  }
+
+  get signal(): AbortSignal {
+    return this.#signal ?? this.#host.signal;
   }
 
   get executionId(): string {

@@ -126,6 +126,11 @@ export class Waits {
     wait.prev = wait.next = null;
   }
 
+  /** True when no wait is in flight. */
+  get idle(): boolean {
+    return this.head === null;
+  }
+
   /** Ends every wait in flight, and every later one at once, with `error`. */
   stop(error: NuwaError): void {
     if (this.stopError !== null) return;

@@ -185,10 +185,9 @@ function startTool(
 
   // A tool with its own timeout gets its own signal, aborted by the run or by the timeout. (Not
   // AbortSignal.any: on Node 20 every signal it makes stays in memory for good.)
-  const parent = site.signal ?? host.signal;
   const toolController = tool.timeoutMs === undefined && site.signal === undefined ? undefined : new AbortController();
-  const unfollow = toolController && follow(parent, toolController);
-  const context = new CallContext(host, site, name, callNumber, toolController?.signal ?? host.signal, invokeTool);
+  const unfollow = toolController && follow(site.signal ?? host.signal, toolController);
+  const context = new CallContext(host, site, name, callNumber, toolController?.signal, invokeTool);
 
   let raw: unknown;
   try {
@@ -344,7 +343,7 @@ function checkValue(tool: RegisteredTool, value: Value): string | null {
  * the tool threw, is why the call failed. Only errors we made are passed on, never the tool's objects.
  */
 function stopOf(host: CallHost, toolController: AbortController | undefined): NuwaError | undefined {
-  if (host.signal.aborted && isNuwaError(host.signal.reason)) return host.signal.reason;
+  if (host.stopped && isNuwaError(host.signal.reason)) return host.signal.reason;
   if (toolController?.signal.aborted && isNuwaError(toolController.signal.reason)) return toolController.signal.reason;
   return undefined;
 }

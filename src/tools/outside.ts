@@ -84,6 +84,21 @@ export interface OutsideProviders<Registry> {
 }
 
 let installed: OutsideProviders<never> | undefined;
+type McpProvider = Awaited<ReturnType<OutsideProviders<never>['mcp']>>;
+let mcpEntry: McpProvider | undefined;
+
+/**
+ * Called by the `/mcp` entry when it is imported (src/mcp.ts): `connectMcp` then uses it as it is,
+ * with no import of its own, which is what a bundled host that imports `/mcp` needs.
+ */
+export function provideMcp<Registry>(provider: Awaited<ReturnType<OutsideProviders<Registry>['mcp']>>): void {
+  mcpEntry = provider as McpProvider;
+}
+
+/** The `/mcp` entry, when something has imported it. */
+export function providedMcp<Registry>(): Awaited<ReturnType<OutsideProviders<Registry>['mcp']>> | undefined {
+  return mcpEntry as Awaited<ReturnType<OutsideProviders<Registry>['mcp']>> | undefined;
+}
 
 /** Called by the entry points that can run processes (Node): where the providers are found. */
 export function installOutsideProviders<Registry>(providers: OutsideProviders<Registry>): void {

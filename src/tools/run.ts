@@ -68,7 +68,6 @@ const CLOCK_CHECK_INTERVAL = 1024;
 const SLICE_MS = 10;
 
 export class Run implements CallHost {
-  readonly runId: string;
   readonly registry: ToolCatalog;
   readonly session: Session;
   readonly logger: Logger;
@@ -102,7 +101,8 @@ export class Run implements CallHost {
   private readonly maxSteps: number;
   private readonly deadline: number;
   private readonly printLine: (line: string) => void;
-  private readonly controller = new AbortController();
+  /** Made when something first asks for `signal` (a tool that looks at it, a tool with a timeout...). */
+  private controller: AbortController | undefined;
   readonly waits = new Waits();
   /** Why the run stopped (its signal is aborted with it). */
   private stopError: NuwaError | null = null;
@@ -114,11 +114,21 @@ export class Run implements CallHost {
   private readonly hostSignal: AbortSignal | undefined;
   private readonly noun: 'run' | 'call';
   private readonly onHostAbort = () => this.stop(new NuwaError('AbortedError', abortMessage(this.noun, this.hostSignal?.reason)));
+  #runId: string | undefined;
+
+  /**
+   * The run's executionId (events, contexts, durable runs): a random UUID made when first read, as
+   * most runs never show it to anyone, and making one costs more than the rest of starting a run.
+   */
+  get runId(): string {
+    return (this.#runId ??= randomId());
+  }
+
   /** The number of the first call the run made, once it has made one. */
   private firstCall: number | undefined;
 
   constructor(settings: RunSettings) {
-    this.runId = settings.runId ?? randomId();
+    this.#runId = settings.runId;
     this.caller = settings.caller;
     this.startedAt = performance.now() - (settings.elapsedMs ?? 0);
     this.journal = settings.journal;
@@ -159,12 +169,22 @@ export class Run implements CallHost {
     else this.hostSignal?.addEventListener('abort', this.onHostAbort, { once: true });
   }
 
-  /** Aborted when the run stops, with the NuwaError that stopped it as its reason. */
-  readonly signal: AbortSignal = this.controller.signal;
+  /**
+   * Aborted when the run stops, with the NuwaError that stopped it as its reason. Most runs' tools
+   * never look at it, so the controller is made on the first read (already aborted if the run has
+   * stopped), not for every run.
+   */
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.stopped) this.controller.abort((this.stopError ??= this.finishedError()));
+    }
+    return this.controller.signal;
+  }
 
-  /** True once the run has stopped (and its signal is aborted). */
+  /** True once the run has stopped (and its signal is aborted), finishing included. */
   get stopped(): boolean {
-    return this.stopError !== null;
+    return this.stopError !== null || this.ended;
   }
 
   /** True once a durable run is pausing: its calls in flight finish, nothing new begins. */
@@ -232,7 +252,7 @@ export class Run implements CallHost {
     if (this.stopError !== null) return;
     this.stopError = error;
     this.haltError = error;
-    this.controller.abort(error);
+    this.controller?.abort(error);
     this.waits.stop(error);
   }
 
@@ -257,7 +277,14 @@ export class Run implements CallHost {
     this.ended = true;
     clearTimeout(this.timer);
     this.hostSignal?.removeEventListener('abort', this.onHostAbort);
-    this.stop(new NuwaError('AbortedError', `the ${this.noun} has finished`));
+    // Most runs end with no tool holding their signal and no call in flight: nothing can see the
+    // error they end with then, and it is made only if something asks for the signal later (a tool
+    // that kept its context). No part of the script runs after this, so nothing steps into it.
+    if (this.stopError === null && (this.controller !== undefined || !this.waits.idle)) this.stop(this.finishedError());
+  }
+
+  private finishedError(): NuwaError {
+    return withoutStack(() => new NuwaError('AbortedError', `the ${this.noun} has finished`));
   }
 
   get durationMs(): number {
@@ -368,3 +395,21 @@ function safeListener(listener: (event: NuwaEvent) => void, logger: Logger): (ev
   return (event) => callHook(listener, [event], (error) => logger.warn(`an onEvent listener threw on ${event.type}: ${describeThrown(error)}`));
 }
 
+/**
+ * `make()`'s error without a stack trace. For the error every run ends with ("the run has finished":
+ * the reason of a signal a tool may still hold): its stack would always point here, and capturing
+ * one, on every run, cost more than the rest of finishing it.
+ */
+function withoutStack<E extends Error>(make: () => E): E {
+  const limit = Error.stackTraceLimit;
+  try {
+    Error.stackTraceLimit = 0;
+  } catch {
+    return make(); // a host that froze Error (a hardened realm): with its stack, then
+  }
+  try {
+    return make();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}

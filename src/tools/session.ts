@@ -16,12 +16,17 @@ function checkedCopy(key: string, value: unknown): JsonValue {
 }
 
 export class Session implements StateAccess {
-  readonly id: string;
+  #id: string | undefined;
   private readonly state = new Map<string, JsonValue>();
   private readonly metadata = new Map<string, StateMetadata>();
 
-  constructor(id: string = randomId()) {
-    this.id = id;
+  constructor(id?: string) {
+    this.#id = id;
+  }
+
+  /** The session's id: the one it was made with, or a random UUID made when first read (most never are). */
+  get id(): string {
+    return (this.#id ??= randomId());
   }
 
   setState(key: string, value: JsonValue, metadata?: StateMetadata): void {

@@ -1,16 +1,17 @@
 // SHA-256 and HMAC-SHA256 as hex, for the identities of scripts and the signatures of checkpoints.
 // From a small audited library rather than node:crypto, so that the same code runs in browsers: a
 // program's hash (check/hash.ts) is needed synchronously, which the browser's WebCrypto cannot give.
-import { hmac } from '@noble/hashes/hmac';
-import { sha256 } from '@noble/hashes/sha256';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
+// The library is behind `#hashes` (hashes.ts, hashes-sync.ts), so that Node loads it when first used.
+import { noble } from '#hashes';
 
 export function sha256Hex(text: string): string {
+  const { bytesToHex, sha256, utf8ToBytes } = noble();
   return bytesToHex(sha256(utf8ToBytes(text)));
 }
 
 /** A SHA-256 fed piece by piece (a big program's text is not built as one string). */
 export function sha256Stream(): { update(text: string): void; hex(): string } {
+  const { bytesToHex, sha256, utf8ToBytes } = noble();
   const hash = sha256.create();
   return {
     update: (text) => void hash.update(utf8ToBytes(text)),
@@ -19,6 +20,7 @@ export function sha256Stream(): { update(text: string): void; hex(): string } {
 }
 
 export function hmacSha256Hex(key: string | Uint8Array, text: string): string {
+  const { bytesToHex, hmac, sha256, utf8ToBytes } = noble();
   return bytesToHex(hmac(sha256, typeof key === 'string' ? utf8ToBytes(key) : key, utf8ToBytes(text)));
 }
 

@@ -422,6 +422,17 @@ describe('a context kept after its run (issue 5.5)', () => {
     expect(() => kept!.print('late')).toThrow(/has ended/);
   });
 
+  it('after a run that finished, a signal first read then is aborted: AbortedError, the run has finished', async () => {
+    // The run makes its AbortController only when a tool asks for the signal (tools/run.ts): this
+    // tool never did during the run, so the signal is made after it, and must be aborted already.
+    let kept: ToolContext | undefined;
+    const { interpreter } = setup([tool('keep', (_args, context) => ((kept = context), null))]);
+    await interpreter.run('CALL keep {}');
+    expect(kept!.signal.aborted).toBe(true);
+    expect(kept!.signal.reason).toMatchObject({ kind: 'AbortedError', message: 'the run has finished' });
+    expect(kept!.signal).toBe(kept!.signal);
+  });
+
   it('still reads the session state, which outlives the run', async () => {
     const { kept, registry } = await keptContext();
     registry.setState('k', 1);
@@ -430,9 +441,9 @@ describe('a context kept after its run (issue 5.5)', () => {
 
   it('exposes only the documented surface: no way to the host or the interpreter', async () => {
     const { kept } = await keptContext();
-    expect(Object.getOwnPropertyNames(kept).sort()).toEqual(['signal', 'toolName']);
+    expect(Object.getOwnPropertyNames(kept).sort()).toEqual(['toolName']);
     const documented = [
-      'constructor', 'executionId', 'setState', 'getStateValue', 'hasState', 'getAllState', 'clearState', 'getStateMetadata', 'getAllStateMetadata',
+      'constructor', 'signal', 'executionId', 'setState', 'getStateValue', 'hasState', 'getAllState', 'clearState', 'getStateMetadata', 'getAllStateMetadata',
       'registerStateMetadata', 'sessionId', 'logger', 'print', 'callTool', 'getVar', 'setVar', 'sandboxDir', 'resolvePath', 'ask', 'llm',
     ];
     expect(Object.getOwnPropertyNames(Object.getPrototypeOf(kept)).sort()).toEqual(documented.sort());
