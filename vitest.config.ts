@@ -35,6 +35,10 @@ export default defineConfig({
           name: 'main',
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...postgresTests],
+          // A worker keeps the modules it has loaded from one file to the next instead of loading
+          // the sources afresh for each file: half the CPU time of test/unit. The files share no
+          // state through modules (none mocks a module; fake timers are restored after each test).
+          isolate: false,
         },
       },
       {
