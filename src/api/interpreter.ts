@@ -5,7 +5,7 @@ import { NuwaError, isNuwaError } from '../errors.js';
 import type { RunStats } from '../events.js';
 import type { JsonValue } from '../values/json.js';
 import type { Program } from '../syntax/ast.js';
-import { parse } from '../syntax/parse.js';
+import { parseWithRecovery, syntaxError } from '../syntax/parse.js';
 import { Sandbox } from '../tools/sandbox.js';
 import type { Session } from '../tools/session.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -16,6 +16,7 @@ import { hostLogger, Run } from '../tools/run.js';
 import { Scope } from '../runtime/scope.js';
 import { PlanBudget } from '../check/approval.js';
 import { plan as planScript, type Plan, type PlanOptions } from '../check/check.js';
+import { asFindings, findingsBesideRunError, findingsBesideSyntaxErrors } from '../check/findings.js';
 import { charsIn, checkTotals, fromJson, itemsIn, setJsonKey, toJson, type Value, type ValueLimits } from '../values/values.js';
 import { callHook, describeThrown } from '../util/foreign.js';
 import type { InterpreterOptions, JournaledOutcome, RecoverOptions, ResumeOptions, RunOptions, RunOutcome, RunResult, ScriptScope, StartOptions } from './types.js';
@@ -25,6 +26,15 @@ import type { CallJournal } from '../tools/journal.js';
 
 
 const DEFAULT_APPROVAL_LEVELS: ConfirmLevel[] = ['write', 'destructive'];
+
+/**
+ * The errors a script's own text causes, beside which the checker's findings in the rest of the
+ * script are worth reporting; not a limit, a cancellation, a refusal or a durable run's conflict.
+ */
+const SCRIPT_MISTAKES: ReadonlySet<string> = new Set([
+  'UndefinedVariableError', 'TypeError', 'DivisionByZeroError', 'MemberAccessError', 'IndexOutOfBoundsError', 'InvalidConditionError',
+  'InvalidIterableError', 'UnknownFunctionError', 'FunctionArgumentError', 'CalcError', 'ToolNotFoundError', 'ToolArgumentError',
+]);
 
 export class Interpreter {
   readonly registry: ToolRegistry;
@@ -89,9 +99,10 @@ export class Interpreter {
     const variablesNow = (partial?: boolean) => jsonVariables(scopeVariables(top, limits, partial), limits);
     const stats = (): RunStats => ({ steps: run.steps, toolCalls: run.toolCalls, durationMs: run.durationMs });
     run.emit?.({ type: 'script:started', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName });
+    let program: Program | undefined;
     try {
       bindInitialVariables(top, options.variables, run.valueLimits);
-      const program = typeof script === 'string' ? parse(script, { fileName }) : checkProgram(script);
+      program = typeof script === 'string' ? this.parse(script, fileName, options.variables) : checkProgram(script);
       if (options.approvedPlan !== undefined) run.usePlan(PlanBudget.of(options.approvedPlan, program));
       // Parsing counts toward the run's time: a long parse may have spent the deadline or the slice.
       const parsed = run.checkpoint();
@@ -108,6 +119,10 @@ export class Interpreter {
       if (durable !== undefined && durable.journal.pending.length > 0) return this.paused(run, durable, stats());
       const error = asNuwaError(thrown).at(run.current, fileName);
       error.variables = safeVariables(() => variablesNow(true));
+      if (program !== undefined && SCRIPT_MISTAKES.has(error.kind) && error.findings === undefined) {
+        const findings = findingsBesideRunError(error, program, this.registry, Object.keys(options.variables ?? {}));
+        if (findings.length > 0) error.findings = asFindings(findings);
+      }
       run.emit?.({
         type: 'script:failed',
         executionId: run.runId,
@@ -121,6 +136,19 @@ export class Interpreter {
     } finally {
       run.finish();
     }
+  }
+
+  /**
+   * The program of a script's text, or its SyntaxError, which carries with its syntax errors what the
+   * checker finds in what the parser recovered (check/findings.ts): one run names every mistake it can.
+   */
+  private parse(source: string, fileName: string | undefined, variables: Record<string, unknown> | undefined): Program {
+    const outcome = parseWithRecovery(source);
+    if ('program' in outcome) return outcome.program;
+    const error = syntaxError(outcome.problems, fileName, outcome.problemCount);
+    const findings = findingsBesideSyntaxErrors(outcome.problems, outcome.recovered, this.registry, Object.keys(variables ?? {}));
+    if (findings.length > 0) error.findings = asFindings(findings);
+    throw error;
   }
 
   private paused(run: Run, durable: DurableRunSettings, stats: RunStats): ScriptEnd {

@@ -1,13 +1,13 @@
 // The checker's entry points (API.md `check`, `plan`): source text or a parsed program in, problems
 // (and the plan) out, without running anything. Syntax errors are problems here, not a throw.
 import type { Program } from '../syntax/ast.js';
-import { NuwaError } from '../errors.js';
-import { parse } from '../syntax/parse.js';
+import { parseWithRecovery } from '../syntax/parse.js';
 import type { ConfirmLevel, ToolCategory } from '../tools/types.js';
 import type { ToolCatalog } from './arguments.js';
 import { analyse, type Analysis } from './checker.js';
 import { programHash } from './hash.js';
 import { hasErrors, type Problem } from './problems.js';
+import { findingsBesideSyntaxErrors } from './findings.js';
 
 export interface CheckOptions {
   /** The initial variables the script will run with (`run`'s `variables`), or just their names. */
@@ -53,14 +53,14 @@ const DEFAULT_APPROVAL_LEVELS: readonly ConfirmLevel[] = ['write', 'destructive'
 
 /** Every problem `nuwa check` reports, in source order. */
 export function check(script: string | Program, tools: ToolCatalog, options: CheckOptions = {}): Problem[] {
-  const parsed = parseScript(script);
+  const parsed = parseScript(script, tools, options);
   if ('problems' in parsed) return parsed.problems;
   return analyseSafely(parsed.program, tools, options).problems;
 }
 
 /** What a script may do: every reachable CALL with its bound, and what needs approval. */
 export function plan(script: string | Program, tools: ToolCatalog, options: PlanOptions = {}): Plan {
-  const parsed = parseScript(script);
+  const parsed = parseScript(script, tools, options);
   if ('problems' in parsed) return { ok: false, problems: parsed.problems, calls: [], needsApproval: [], scriptHash: '' };
   const { problems, calls: reached } = analyseSafely(parsed.program, tools, options);
   const calls: PlannedCall[] = reached
@@ -82,15 +82,18 @@ export function plan(script: string | Program, tools: ToolCatalog, options: Plan
   return { ok: !hasErrors(problems), problems, calls, needsApproval: [...needs.values()], scriptHash: programHash(parsed.program) };
 }
 
-function parseScript(script: unknown): { program: Program } | { problems: Problem[] } {
+/**
+ * The program, or the problems of a script that does not parse: its syntax errors, and with them
+ * what the checker finds in what the parser recovered (findings.ts), in source order.
+ */
+function parseScript(script: unknown, tools: ToolCatalog, options: CheckOptions): { program: Program } | { problems: Problem[] } {
   if (typeof script === 'string') {
-    try {
-      return { program: parse(script) };
-    } catch (error) {
-      if (!(error instanceof NuwaError) || error.kind !== 'SyntaxError') throw error;
-      const errors = error.errors && error.errors.length > 0 ? error.errors : [{ line: error.line ?? 1, column: error.column ?? 1, message: error.message }];
-      return { problems: errors.map(({ line, column, message }) => ({ kind: 'SyntaxError', message, line, column, severity: 'error' })) };
-    }
+    const outcome = parseWithRecovery(script);
+    if ('program' in outcome) return { program: outcome.program };
+    const syntax = outcome.problems.map(({ line, column, message }): Problem => ({ kind: 'SyntaxError', message, line, column, severity: 'error' }));
+    validateTools(tools);
+    const findings = findingsBesideSyntaxErrors(outcome.problems, outcome.recovered, tools, variableNames(options.variables));
+    return { problems: [...syntax, ...findings].sort((a, b) => a.line - b.line || a.column - b.column) };
   }
   if (script !== null && typeof script === 'object' && (script as Program).type === 'Program' && Array.isArray((script as Program).body)) {
     return { program: script as Program };
@@ -98,10 +101,14 @@ function parseScript(script: unknown): { program: Program } | { problems: Proble
   return { problems: [{ kind: 'SyntaxError', message: 'check() needs script text or a Program from parse()', line: 1, column: 1, severity: 'error' }] };
 }
 
-function analyseSafely(program: Program, tools: ToolCatalog, options: CheckOptions): Analysis {
+function validateTools(tools: ToolCatalog): void {
   if (tools === null || typeof tools !== 'object' || typeof tools.lookup !== 'function' || typeof tools.names !== 'function') {
     throw new TypeError('check(script, registry): registry must be a ToolRegistry');
   }
+}
+
+function analyseSafely(program: Program, tools: ToolCatalog, options: CheckOptions): Analysis {
+  validateTools(tools);
   try {
     return analyse(program, tools, variableNames(options.variables));
   } catch (error) {

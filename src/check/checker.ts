@@ -8,6 +8,7 @@
 // Assumption: variables come from LET, FOR and the initial variables. A tool that binds or
 // changes variables through context.setVar is invisible here (pass such names as variables).
 import type * as A from '../syntax/ast.js';
+import { isStandIn } from '../syntax/nodes.js';
 import type { ErrorKind, Position } from '../errors.js';
 import { nameHint } from '../syntax/hints.js';
 import { arityError, BUILTINS, EFFECT_BUILTINS } from '../runtime/builtins.js';
@@ -44,8 +45,18 @@ export interface Analysis {
   calls: ReachableCall[];
 }
 
-export function analyse(program: A.Program, tools: ToolCatalog, variables: Iterable<string>): Analysis {
-  const checker = new Checker(tools, variables);
+export interface AnalyseOptions {
+  /**
+   * Check only what a node's own text decides (unknown tools and functions, argument names and
+   * literal values, operations on literals...), as if every variable could hold anything, and
+   * report no warnings: for the tree error recovery made of a script whose syntax errors were not
+   * all repaired, where a statement may be missing or misplaced (check/recovered.ts).
+   */
+  local?: boolean;
+}
+
+export function analyse(program: A.Program, tools: ToolCatalog, variables: Iterable<string>, options: AnalyseOptions = {}): Analysis {
+  const checker = new Checker(tools, variables, options.local === true);
   checker.block(program.body);
   return { problems: checker.problems.sorted(), calls: checker.calls };
 }
@@ -112,6 +123,7 @@ class Checker {
   constructor(
     private readonly tools: ToolCatalog,
     variables: Iterable<string>,
+    private readonly local = false,
   ) {
     for (const name of variables) this.state.set(name, ALWAYS_BOUND);
   }
@@ -121,7 +133,7 @@ class Checker {
   /** An error, or a warning in code that can never run. */
   private error(kind: ErrorKind, message: string, at: Position): void {
     if (this.dead) {
-      this.problems.add(kind, `${message} (this code never runs)`, at, 'warning');
+      if (!this.local) this.problems.add(kind, `${message} (this code never runs)`, at, 'warning');
     } else {
       this.problems.add(kind, message, at, 'error');
       this.failed = true;
@@ -133,7 +145,7 @@ class Checker {
   }
 
   private warning(kind: WarningKind | 'UndefinedVariableError', message: string, at: Position): void {
-    this.problems.add(kind, message, at, 'warning');
+    if (!this.local) this.problems.add(kind, message, at, 'warning');
   }
 
   // --- statements -----------------------------------------------------------------------------
@@ -156,6 +168,7 @@ class Checker {
   /** Checks one statement; true when it certainly fails whenever it runs. */
   private statement(node: A.Statement): boolean {
     this.failed = false;
+    if (isStandIn(node)) return false; // text error recovery skipped: nothing is known of it
     switch (node.type) {
       case 'Let': {
         this.letTarget = node.name;
@@ -290,6 +303,7 @@ class Checker {
   // --- expressions ----------------------------------------------------------------------------
 
   private expression(node: A.Expression): Shape {
+    if (isStandIn(node)) return ANY;
     switch (node.type) {
       case 'Literal':
         return constant(node.value);
@@ -388,6 +402,7 @@ class Checker {
 
   private read(node: A.Variable): Shape {
     const { name } = node;
+    if (this.local) return ANY;
     this.markRead(name);
     if (name === this.letTarget) this.letTargetRead = true;
     const binding = this.state.get(name);
@@ -504,7 +519,7 @@ class Checker {
 
   private object(node: A.ObjectExpression): Shape {
     const shapes = node.properties.map((p) => this.expression(p.value));
-    if (!shapes.every((s) => s.value !== undefined)) return ofTypes(OBJECT);
+    if (!shapes.every((s) => s.value !== undefined) || !knownKeys(node)) return ofTypes(OBJECT);
     return constant(objectOf(node.properties.map((p, i) => [p.key, shapes[i]!.value!] as const)));
   }
 
@@ -526,6 +541,8 @@ class Checker {
       this.error('ToolNotFoundError', unknownToolMessage(node.tool, this.tools.names()), node);
       return ANY;
     }
+    // Arguments error recovery could not read: nothing is certain about them.
+    if (!knownKeys(node.arguments)) return fromSchema(tool.returnsSchema, `the declared result of \`${tool.name}\``);
     const problems = certainArgumentProblems(tool, args);
     if (problems.length > 0) {
       this.error('ToolArgumentError', invalidArgumentsMessage(tool.name, problems), node);
@@ -541,11 +558,16 @@ class Checker {
    * missing variable is reported as the run would report it.
    */
   private calc(node: A.CalcExpression): Shape {
+    if (!knownKeys(node.arguments)) {
+      for (const property of node.arguments.properties) this.expression(property.value);
+      return ofTypes(NUMBER | BOOLEAN);
+    }
     const input = new NuwaObject();
     let readable = true;
     let allKnown = true;
     for (const property of node.arguments.properties) {
       if (property.key === 'vars' && property.value.type === 'Object') {
+        if (!knownKeys(property.value)) readable = false;
         // Each value on its own: the keys are known even where the values are not.
         const vars = new NuwaObject();
         for (const entry of property.value.properties) {
@@ -573,6 +595,11 @@ class Checker {
       return result;
     }
   }
+}
+
+/** Whether every key of an object literal is known: none stands in for text error recovery skipped. */
+function knownKeys(node: A.ObjectExpression): boolean {
+  return !isStandIn(node) && node.properties.every((property) => !isStandIn(property));
 }
 
 /** What `.x` or `[i]` is applied to, for messages: "`p`", "the result of `get_price`". */

@@ -11,7 +11,8 @@
 import type * as A from '../syntax/ast.js';
 import { NuwaError } from '../errors.js';
 import { undefinedVariableMessage } from './hints.js';
-import { unknownFunctionMessage } from '../syntax/functions.js';
+import { BUILTINS_BY_NAME, unknownFunctionMessage } from '../syntax/functions.js';
+import { repairFunction } from '../syntax/methods.js';
 import { arityError, BUILTINS, type Builtin } from './builtins.js';
 import { evaluateCalc } from './calc.js';
 import { compileBinary } from './binary.js';
@@ -573,7 +574,8 @@ function callBuiltin(builtin: Builtin | undefined, args: Value[], node: A.Functi
 
 /** The UnknownFunctionError of `NAME(...)`; the checker reports the same one before the run. */
 export function unknownFunction(node: A.FunctionCall, rt: Pick<Run, 'hasTool'>): NuwaError {
-  return new NuwaError('UnknownFunctionError', unknownFunctionMessage(node.name, (name) => rt.hasTool(name)), node);
+  const repair = repairFunction(node.name, node.arguments, BUILTINS_BY_NAME, node);
+  return new NuwaError('UnknownFunctionError', unknownFunctionMessage(node.name, (name) => rt.hasTool(name), repair?.hint), node);
 }
 
 /** A CALL statement's or LET's or loop's CALL, compiled as a CallWith; null when its arguments can wait. */

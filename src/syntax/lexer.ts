@@ -6,8 +6,12 @@ import type { SyntaxProblem } from '../errors.js';
 import * as T from './tokens.js';
 import { recogniseMistakes, retype } from './mistakes.js';
 import { markComprehensions } from './comprehensions.js';
+import { rewriteOperators, rewriteStatements } from './borrowed.js';
 import { ProblemList } from './problems.js';
 import { notTextProblem, showCharacter } from './source.js';
+import { repaired } from './problems.js';
+import { standInToken } from './nodes.js';
+import { formatCallFor } from './templates.js';
 
 export { byPosition } from './problems.js';
 
@@ -89,9 +93,7 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
       break;
     }
     const char = String.fromCodePoint(source.codePointAt(error.offset) ?? 0xfffd);
-    const hint = CHARACTER_HINTS.get(char);
-    const what = char === '`' ? 'backquote' : `character \`${showCharacter(char)}\``;
-    problems.add({ line: error.line ?? 1, column: error.column ?? 1, message: `unexpected ${what}${hint ? `: ${hint}` : ''}` });
+    problems.add(characterProblem(char, source, error.offset, error.line ?? 1, error.column ?? 1));
   }
   reportMistakenText(result.groups.mistakes ?? [], problems);
 
@@ -103,34 +105,53 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
     if (!SPECIAL[token.tokenTypeIdx]) continue;
     const type = token.tokenType;
     if (type === T.BadString) {
-      problems.add(badStringProblem(token));
-      tokens[i] = retype(token, T.StringLiteral, '""');
+      const problem = badStringProblem(token);
+      // A string with a bad escape still ends where it should; one without its closing quote took
+      // the rest of the line with it.
+      problems.add(problem.closed ? repaired(problem.problem) : problem.problem);
+      tokens[i] = standInToken(retype(token, T.StringLiteral, '""'));
     } else if (type === T.SingleQuotedString) {
-      const inner = token.image.slice(1, token.image.endsWith("'") && token.image.length > 1 ? -1 : undefined);
-      problems.add(at(token, `strings use double quotes: write "${inner.length > 60 ? `${inner.slice(0, 57)}...` : inner}"`));
-      tokens[i] = retype(token, T.StringLiteral, '""');
+      const closed = token.image.endsWith("'") && token.image.length > 1;
+      const inner = token.image.slice(1, closed ? -1 : undefined);
+      const image = doubleQuoted(inner);
+      const body = image === undefined ? inner : image.slice(1, -1);
+      const problem = at(token, `strings use double quotes: write "${body.length > 60 ? `${body.slice(0, 57)}...` : body}"`);
+      problems.add(closed ? repaired(problem) : problem);
+      tokens[i] = image === undefined || !closed ? standInToken(retype(token, T.StringLiteral, '""')) : retype(token, T.StringLiteral, image);
     } else if (type === T.TemplateString) {
-      problems.add(at(token, 'there are no template strings: build text with FORMAT("... {name} ...", { name: value }) and double quotes'));
-      tokens[i] = retype(token, T.StringLiteral, '""');
+      const call = formatCallFor(token.image.slice(1, -1), 'template');
+      problems.add(repaired(at(token, `there are no template strings: write ${call ?? 'FORMAT("... {name} ...", { name: value })'} with double quotes`)));
+      tokens[i] = standInToken(retype(token, T.StringLiteral, '""'));
     } else if (type === T.Increment) {
       const previous = tokens[i - 1];
       const name = previous?.tokenType === T.Identifier ? previous.image : 'x';
-      problems.add(at(token, `there is no \`++\`: write LET ${name} = ${name} + 1`));
+      const problem = at(token, `there is no \`${token.image}\`: write LET ${name} = ${name} + 1`);
+      // `count++` on a line of its own is `LET count = count + 1`: read it so.
+      const statement = previous?.tokenType === T.Identifier && startsStatement(tokens, i - 1) && !sameLine(token, tokens[i + 1]);
+      if (statement) {
+        const again = { ...previous, startOffset: token.startOffset, startLine: token.startLine, startColumn: token.startColumn };
+        expanded.set(previous, [retype(previous, T.Let, 'LET'), previous, retype(token, T.Assign, '='), again, retype(token, T.Plus, '+'), retype(token, T.NumberLiteral, '1')]);
+        problems.add(repaired(problem));
+      } else {
+        problems.add(problem);
+      }
       tokens[i] = DROPPED;
       dropped = true;
     } else if (type === T.StringLiteral) {
       // Python's f"...": the f is a name standing right before the string.
       const previous = tokens[i - 1];
       if (previous?.tokenType === T.Identifier && /^[fF]$/.test(previous.image) && previous.startOffset + 1 === token.startOffset) {
-        problems.add(at(previous, 'there are no f-strings: write FORMAT("... {name} ...", { name: value })'));
+        const call = formatCallFor(token.image.slice(1, -1), 'f-string');
+        problems.add(repaired(at(previous, `there are no f-strings: write ${call ?? 'FORMAT("... {name} ...", { name: value })'}`)));
         tokens[i - 1] = DROPPED;
+        tokens[i] = standInToken(token);
         dropped = true;
       }
     } else if (type === T.LeadingDotNumber) {
       const previous = tokens[i - 1];
       const index = previous !== undefined && previous.startOffset + previous.image.length === token.startOffset && isOperandEnd(previous);
       const digits = token.image.slice(1);
-      problems.add(at(token, index ? `to index a list write [${digits}], not .${digits}` : `write 0${token.image}: a number starts with a digit`));
+      problems.add(repaired(at(token, index ? `to index a list write [${digits}], not .${digits}` : `write 0${token.image}: a number starts with a digit`)));
       if (index) {
         // Read `xs.0` as the `xs[0]` it means, so what follows (`.name`) still parses.
         expanded.set(token, [retype(token, T.LBracket, '['), { ...retype(token, T.NumberLiteral, digits), startOffset: token.startOffset + 1, startColumn: token.startColumn! + 1 }, retype(token, T.RBracket, ']')]);
@@ -140,15 +161,19 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
       }
     } else if (type === T.NumberLiteral && mayOverflow(token.image) && !Number.isFinite(Number(token.image))) {
       problems.add(at(token, `the number ${token.image} is too large`));
+      tokens[i] = standInToken(token);
     } else {
+      // &&, ||, !, <>, ===, += ...: read as the operator they stand for (precedence.ts).
       const problem = HABITS[token.tokenTypeIdx];
-      if (problem) problems.add(at(token, problem(token, tokens[i - 1])));
+      if (problem) problems.add(repaired(at(token, problem(token, tokens[i - 1]))));
     }
   }
   if (dropped) tokens = tokens.flatMap((t) => (t === DROPPED ? [] : (expanded.get(t) ?? [t])));
   if (!options.expression) {
     markComprehensions(tokens, options.unfinished === true);
+    tokens = rewriteStatements(tokens, problems);
     tokens = recogniseMistakes(tokens, problems);
+    tokens = rewriteOperators(tokens, problems);
   }
 
   const depth = measureNesting(tokens);
@@ -198,12 +223,12 @@ function reportMistakenText(tokens: IToken[], problems: ProblemList): void {
   for (const token of tokens) {
     if (token.tokenType === T.Fence) {
       // Every fence line is the same mistake: report the first only.
-      if (!fenceSeen) problems.add(at(token, "the script is wrapped in a markdown fence: remove the ``` lines (extractScript(reply) takes the script out of a model's reply)"));
+      if (!fenceSeen) problems.add(repaired(at(token, "the script is wrapped in a markdown fence: remove the ``` lines (extractScript(reply) takes the script out of a model's reply)")));
       fenceSeen = true;
     } else if (token.tokenType === T.HashComment) {
-      problems.add(at(token, token.startOffset === 0 && token.image.startsWith('#!') ? 'remove the `#!` line: a script cannot start with one' : 'comments start with `//`, not `#`'));
+      problems.add(repaired(at(token, token.startOffset === 0 && token.image.startsWith('#!') ? 'remove the `#!` line: a script cannot start with one' : 'comments start with `//`, not `#`')));
     } else {
-      problems.add(at(token, 'comments start with `//` (there are no /* */ comments): put // at the start of each comment line'));
+      problems.add(repaired(at(token, 'comments start with `//` (there are no /* */ comments): put // at the start of each comment line')));
     }
   }
 }
@@ -212,25 +237,59 @@ function isOperandEnd(token: IToken): boolean {
   return ENDS_OPERAND[token.tokenTypeIdx] === true;
 }
 
-function badStringProblem(token: IToken): SyntaxProblem {
+function badStringProblem(token: IToken): { problem: SyntaxProblem; closed: boolean } {
   const text = token.image;
+  const closed = text.length > 1 && text.endsWith('"') && /(^|[^\\])(\\\\)*"$/.test(text.slice(1));
   for (let i = text.indexOf('\\', 1); i >= 0 && i < text.length; i = text.indexOf('\\', i + 2)) {
     const next = text[i + 1];
     const unicodeOk = next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6));
     if (next === undefined || (!'"\\/bfnrt'.includes(next) && !unicodeOk)) {
       const shown = next === undefined ? '\\' : next === 'u' ? `\\u${text.slice(i + 2, i + 6)}` : `\\${next}`;
-      return {
-        line: token.startLine!,
-        column: token.startColumn! + i,
-        message: `invalid escape \`${showCharacter(shown)}\` in string: the escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX`,
-      };
+      const message = `invalid escape \`${showCharacter(shown)}\` in string: the escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX${next === undefined || next === 'u' ? '' : ` (for a backslash write \\\\${next})`}`;
+      return { problem: { line: token.startLine!, column: token.startColumn! + i, message }, closed };
     }
   }
   return {
-    line: token.startLine!,
-    column: token.startColumn!,
-    message: 'unterminated string: close it with `"` on the same line (write \\n for a line break)',
+    problem: { line: token.startLine!, column: token.startColumn!, message: 'unterminated string: close it with `"` on the same line (write \\n for a line break)' },
+    closed: false,
   };
+}
+
+/** A rejected character, with what to write instead where that is clear. */
+function characterProblem(char: string, source: string, offset: number, line: number, column: number): SyntaxProblem {
+  const at = { line, column };
+  // `$total` (shell, PHP): the name without its `$` is what was meant.
+  if (char === '$' && /[A-Za-z_]/.test(source[offset + 1] ?? '')) {
+    const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(offset + 1, offset + 41))![0];
+    return repaired({ ...at, message: `unexpected character \`$\`: names have no \`$\`: write ${name}` });
+  }
+  const hint = CHARACTER_HINTS.get(char);
+  const what = char === '`' ? 'backquote' : `character \`${showCharacter(char)}\``;
+  const problem = { ...at, message: `unexpected ${what}${hint ? `: ${hint}` : ''}` };
+  // A `;` between statements: leaving it out is all there is to it.
+  return char === ';' ? repaired(problem) : problem;
+}
+
+/** A single-quoted string's body as a double-quoted string literal; undefined if its escapes are not Nuwa's. */
+function doubleQuoted(inner: string): string | undefined {
+  const image = `"${inner.replace(/\\'/g, "'").replace(/(^|[^\\])((?:\\\\)*)"/g, '$1$2\\"')}"`;
+  try {
+    JSON.parse(image);
+    return image;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the token at `i` starts a statement (first token, or after one that ends an operand or a header). */
+function startsStatement(tokens: IToken[], i: number): boolean {
+  const previous = tokens[i - 1];
+  if (previous === undefined) return true;
+  return previous.startLine !== tokens[i]!.startLine || previous.tokenType === T.Then || previous.tokenType === T.Do || previous.tokenType === T.Else;
+}
+
+function sameLine(a: IToken, b: IToken | undefined): boolean {
+  return b !== undefined && b.startLine === a.startLine;
 }
 
 // What each token type does to the nesting depth, indexed by tokenTypeIdx (one array read per

@@ -10,6 +10,19 @@ export const nullValue = (): null => null;
 
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
+const standInTokens = new WeakSet<IToken>();
+
+/**
+ * Marks a literal token whose value the lexer could not recover (a template string, a string with a
+ * bad escape): the grammar makes a stand-in of it, not the empty string it shows. Returns it.
+ */
+export function standInToken(token: IToken): IToken {
+  standInTokens.add(token);
+  return token;
+}
+
+export const isStandInToken = (token: IToken): boolean => standInTokens.has(token);
+
 /** The value of a string literal. Not JSON.parse: a raw tab is legal in a Nuwa string. */
 export function stringValue(token: IToken): string {
   if (token.isInsertedInRecovery || token.image.length < 2) return '';
@@ -24,7 +37,14 @@ export const columnOf = (token: IToken): number => token.startColumn ?? 0;
 
 export const placeholder = (): A.Literal => ({ type: 'Literal', value: null, line: 0, column: 0, hasCall: false });
 // What a rule yields when error recovery gives up on it: every rule has one, so no action ever
-// meets `undefined` (the AST of a script with errors is discarded anyway).
+// meets `undefined`. The tree of a script with errors never runs, but the checker reads it
+// (check/recovered.ts): a stand-in is a value nobody knows, never the null it holds.
+
+/**
+ * Whether a node stands in for text that error recovery skipped or a value a repair could not
+ * recover: it has no position (line 0), or only the one of a token recovery inserted (NaN).
+ */
+export const isStandIn = (node: A.NodeBase): boolean => !(node.line >= 1);
 /** A placeholder typed as whatever a rule yields: only its position-less shape is ever looked at. */
 export const standIn = <T>(make: () => A.Node): (() => T) => make as unknown as () => T;
 export const emptyObject = (): A.ObjectExpression => ({ type: 'Object', properties: [], line: 0, column: 0, hasCall: false });

@@ -7,7 +7,7 @@ import { tokenize } from './lexer.js';
 import { balanceBlocks } from './blocks.js';
 import { parseScriptTokens } from './stage.js';
 import { anyCall } from './nodes.js';
-import { byPosition, ProblemList, REPORTED_PROBLEMS } from './problems.js';
+import { byPosition, isRepaired, ProblemList, REPORTED_PROBLEMS } from './problems.js';
 
 export interface ParseOptions {
   /** Used in error positions. */
@@ -23,10 +23,34 @@ export function parse(source: string, options: ParseOptions = {}): Program {
 export type ParseOutcome = { program: Program } | { problems: SyntaxProblem[]; /** All problems found, listed or not. */ problemCount?: number };
 
 /**
+ * What error recovery made of a script with syntax errors: the tree, with stand-ins where text was
+ * skipped or a value could not be recovered (nodes.ts), and whether every problem was repaired where
+ * it stands (problems.ts), so that the tree is the script its author meant.
+ */
+export interface Recovered {
+  program: Program;
+  repaired: boolean;
+}
+
+export type RecoveringOutcome = { program: Program } | { problems: SyntaxProblem[]; problemCount?: number; recovered?: Recovered };
+
+/**
  * Parses without throwing. (The second argument is ignored: deep text no longer goes to a worker
  * thread, and callers written for that version may still pass `{ allowWorker }`.)
  */
 export function parseProblems(source: string, _options?: { allowWorker?: boolean }): ParseOutcome {
+  const outcome = parseWithRecovery(source);
+  if (!('recovered' in outcome)) return outcome;
+  const { recovered: _, ...problems } = outcome;
+  return problems;
+}
+
+/**
+ * parseProblems, and for a script with syntax errors also what error recovery made of it (absent
+ * for text the grammar never ran on: hopeless or nested too deep). The checker reads it to report
+ * the script's other mistakes together with its syntax errors (check/recovered.ts).
+ */
+export function parseWithRecovery(source: string): RecoveringOutcome {
   if (typeof source !== 'string') {
     return { problems: [{ line: 1, column: 1, message: `a script must be text, not ${source === null ? 'null' : typeof source}` }] };
   }
@@ -41,7 +65,7 @@ export function parseProblems(source: string, _options?: { allowWorker?: boolean
   }
 }
 
-function parseText(source: string): ParseOutcome {
+function parseText(source: string): RecoveringOutcome {
   const lexed = tokenize(source);
   if (lexed.tooDeep) return finish(lexed.problems, lexed.problemCount);
   // Text with this many problems at the level of characters is not a script gone slightly wrong;
@@ -58,7 +82,16 @@ function parseText(source: string): ParseOutcome {
     return { program };
   }
   // The script will not run: report the certain run-time mistakes too, so one retry fixes all.
-  return finish([...lexed.problems, ...blockProblems.list, ...parsed.problems, ...parsed.notes], count + parsed.notes.length);
+  const outcome = finish([...lexed.problems, ...blockProblems.list, ...parsed.problems, ...parsed.notes], count + parsed.notes.length);
+  const found = [...lexed.problems, ...blockProblems.list, ...parsed.problems];
+  const repaired = found.length === count && found.every(isRepaired);
+  // The tree is never run now: read each noted call as what it means, for the checker.
+  for (const [call, meant] of parsed.noteRepairs) {
+    for (const key of Object.keys(call)) delete (call as unknown as Record<string, unknown>)[key];
+    Object.assign(call, meant);
+  }
+  const program: Program = { type: 'Program', body: parsed.body, line: 1, column: 1, hasCall: anyCall(parsed.body) };
+  return { ...outcome, recovered: { program, repaired } };
 }
 
 function finish(problems: SyntaxProblem[], count: number): ParseOutcome {

@@ -511,7 +511,7 @@ describe('parse: syntax errors', () => {
   it('hints that keywords are uppercase in a comprehension written in lowercase, once per word', () => {
     const error = syntaxFailure('LET a = [x for x in xs if x > 1]');
     expect(error.errors!.map((e) => [e.column, e.message])).toEqual([
-      [12, 'keywords are uppercase: write `FOR`'],
+      [12, 'keywords are uppercase: write `FOR`, as in [x FOR x IN xs IF x > 1]'],
       [18, 'keywords are uppercase: write `IN`'],
       [24, 'keywords are uppercase: write `IF`'],
     ]);

@@ -14,7 +14,7 @@ describe('parseTokens', () => {
   });
 
   it('returns no statements for no tokens', () => {
-    expect(parseTokens([])).toEqual({ body: [], comprehensions: 0, problems: [], notes: [] });
+    expect(parseTokens([])).toEqual({ body: [], comprehensions: 0, problems: [], notes: [], noteRepairs: [] });
   });
 
   it('counts the list comprehensions it builds, nested and staged ones too', () => {
