@@ -15,6 +15,7 @@ import { arityError, BUILTINS, EFFECT_BUILTINS } from '../runtime/builtins.js';
 import { evaluateCalc } from '../runtime/calc.js';
 import { compileSync, unknownFunction } from '../runtime/evaluator.js';
 import { invalidArgumentsMessage, unknownToolMessage } from '../tools/hints.js';
+import { formatListHint, placeholderHint } from '../runtime/advice.js';
 import { didYouMean } from '../util/suggest.js';
 import { NuwaError } from '../errors.js';
 import { NuwaList, NuwaObject, objectOf, setJsonKey, toJson } from '../values/values.js';
@@ -524,14 +525,57 @@ class Checker {
   }
 
   private functionCall(node: A.FunctionCall): Shape {
-    for (const argument of node.arguments) this.expression(argument);
+    const shapes = node.arguments.map((argument) => this.expression(argument));
     const builtin = BUILTINS.get(node.name);
     if (builtin === undefined) {
       this.error('UnknownFunctionError', unknownFunction(node, { hasTool: (name) => this.tools.lookup(name) !== undefined }).message, node);
     } else if (node.arguments.length < builtin.minArgs || node.arguments.length > builtin.maxArgs) {
       this.error('FunctionArgumentError', arityError(builtin, node.arguments.length, node).message, node);
+    } else if (node.name === 'FORMAT') {
+      this.format(node, shapes);
     }
     return ANY;
+  }
+
+  /**
+   * FORMAT with a template the text fixes: each placeholder must name a key of its values, when
+   * the keys are known (an object literal's, or a known object's), and the values must be an
+   * object, not a list. Reported at the literal at fault, with the message the run would give.
+   */
+  private format(node: A.FunctionCall, [template, values]: Shape[]): void {
+    if (typeof template?.value !== 'string') return;
+    const valuesNode = node.arguments[1];
+    if (values !== undefined && only(values, LIST)) {
+      this.error('FunctionArgumentError', `FORMAT expects an object of values second, got a list${formatListHint(node)}`, valuesNode!);
+      return;
+    }
+    let keys: Map<string, Shape> | undefined;
+    if (values === undefined) keys = new Map();
+    else if (values.value instanceof NuwaObject) {
+      const object = values.value;
+      keys = new Map([...object.keys()].map((key) => [key, constant(object.get(key)!)]));
+    }
+    else if (valuesNode?.type === 'Object' && knownKeys(valuesNode)) keys = new Map(valuesNode.properties.map((p) => [p.key, ANY]));
+    if (keys === undefined) return;
+    const described = keys.size === 0 ? 'is empty' : `has keys ${[...keys.keys()].slice(0, 20).join(', ')}`;
+    for (const [, path] of template.value.matchAll(PLACEHOLDER)) {
+      if (path === undefined) continue;
+      const [root, ...rest] = path.split('.');
+      let shape = keys.get(root!);
+      if (shape === undefined) {
+        this.error('FunctionArgumentError', `FORMAT has no value for {${path}}: the values object ${described}${placeholderHint(path, [...keys.keys()])}`, node.arguments[0]!);
+        return;
+      }
+      for (const name of rest) {
+        if (!(shape.value instanceof NuwaObject)) break;
+        const next = shape.value.get(name);
+        if (next === undefined) {
+          this.error('FunctionArgumentError', `FORMAT has no value for {${path}}: ${root} has keys ${[...shape.value.keys()].slice(0, 20).join(', ')}${didYouMean(name, shape.value.keys())}`, node.arguments[0]!);
+          return;
+        }
+        shape = constant(next);
+      }
+    }
   }
 
   private toolCall(node: A.CallExpression): Shape {
@@ -596,6 +640,9 @@ class Checker {
     }
   }
 }
+
+// A FORMAT placeholder (runtime/builtins-text.ts): `{{`, `}}`, or `{name}` / `{name.field}`.
+const PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}/g;
 
 /** Whether every key of an object literal is known: none stands in for text error recovery skipped. */
 function knownKeys(node: A.ObjectExpression): boolean {

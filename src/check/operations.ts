@@ -4,6 +4,7 @@
 import type * as A from '../syntax/ast.js';
 import { NuwaError, type ErrorKind } from '../errors.js';
 import { BINARY_OPERATIONS, indexInto, member, UNARY_OPERATIONS } from '../runtime/operators.js';
+import { mixedComparisonHint, negativeIndexHint } from '../runtime/advice.js';
 import type { Value } from '../values/values.js';
 import {
   ANY, BOOLEAN, constant, describeTypes, elementShape, LIST, memberShape, never, NUMBER, OBJECT, ofTypes, only, schemaForbidsKey, STRING,
@@ -61,7 +62,14 @@ export function binary(node: A.BinaryExpression, left: Shape, right: Shape): Out
     return { shape: ofTypes(NUMBER) };
   }
   if (ORDERING.has(operator) && (left.types & right.types & (NUMBER | STRING)) === 0) {
-    const convert = (only(left, NUMBER) && only(right, STRING)) || (only(left, STRING) && only(right, NUMBER)) ? ': convert with NUMBER(...) or STR(...) first' : '';
+    const text = (shape: Shape) => (typeof shape.value === 'string' ? shape.value : undefined);
+    const number = (shape: Shape) => (typeof shape.value === 'number' ? shape.value : undefined);
+    const convert =
+      only(left, STRING) && only(right, NUMBER)
+        ? mixedComparisonHint(text(left), number(right), node, true)
+        : only(left, NUMBER) && only(right, STRING)
+          ? mixedComparisonHint(text(right), number(left), node, false)
+          : '';
     return typeError(
       `\`${operator}\` compares two numbers or two strings, but here it compares ${describeTypes(left.types)} with ${describeTypes(right.types)}${convert}`,
     );
@@ -106,6 +114,10 @@ export function memberOf(node: A.MemberExpression, object: Shape, subject: strin
 
 export function indexOf(node: A.IndexExpression, target: Shape, index: Shape, subject: string): Outcome {
   if (target.value !== undefined && index.value !== undefined) return fold(() => indexInto(target.value!, index.value!, node));
+  // `xs[-1]` fails whatever xs is: out of a list's range, and no key of an object.
+  if (typeof index.value === 'number' && index.value < 0 && Number.isInteger(index.value)) {
+    return { shape: ANY, error: { kind: (target.types & LIST) !== 0 ? 'IndexOutOfBoundsError' : 'TypeError', message: `index ${index.value} is outside any list: ${negativeIndexHint(node, index.value)}` } };
+  }
   const listWorks = (target.types & LIST) !== 0 && !never(index, NUMBER);
   const objectWorks = (target.types & OBJECT) !== 0 && !never(index, STRING);
   if (!listWorks && !objectWorks) {

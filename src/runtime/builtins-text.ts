@@ -5,6 +5,8 @@
 import type { Position } from '../errors.js';
 import { checkStringLength, describe, NuwaList, NuwaObject, objectKeys, toDisplayString, type Value } from '../values/values.js';
 import { Args, argumentError, chargeChars, define, type Builtin, type BuiltinHost } from './builtin-support.js';
+import type { FunctionCall } from '../syntax/ast.js';
+import { formatListHint, placeholderHint } from './advice.js';
 
 // `{name}`, or a path of members `{name.field.sub}` (LANGUAGE.md §8).
 const FORMAT_PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}/g;
@@ -15,7 +17,8 @@ function placeholderValue(path: string, values: NuwaObject, at: Position): Value
   const names = path.split('.');
   let value = values.get(names[0]!);
   if (value === undefined) {
-    throw argumentError(FORMAT_USAGE, `FORMAT has no value for {${path}}: the values object ${values.size ? `has keys ${objectKeys(values)}` : 'is empty'}`, at);
+    const hint = placeholderHint(path, [...values.keys()].slice(0, 1000));
+    throw argumentError(FORMAT_USAGE, `FORMAT has no value for {${path}}: the values object ${values.size ? `has keys ${objectKeys(values)}` : 'is empty'}${hint}`, at);
   }
   for (let i = 1; i < names.length; i++) {
     const read = names.slice(0, i).join('.');
@@ -69,6 +72,9 @@ export const TEXT_BUILTINS: Builtin[] = [
   define('FORMAT', 1, 2, FORMAT_USAGE, 'the template with each {key} (or {key.field}) replaced by the string form of values.key (values.key.field); {{ and }} are literal braces', ([template, values], host, at) => {
     if (typeof template !== 'string') throw argumentError(FORMAT_USAGE, `FORMAT expects a template string first, got ${describe(template!)}`, at);
     const args = new Args('FORMAT', FORMAT_USAGE, at);
+    if (values instanceof NuwaList && (at as Partial<FunctionCall>).type === 'FunctionCall') {
+      throw argumentError(FORMAT_USAGE, `FORMAT expects an object of values second, got ${describe(values)}${formatListHint(at as FunctionCall)}`, at);
+    }
     return format(template, values === undefined ? new NuwaObject() : args.object(values, 'an object of values second'), host, at);
   }),
   define('JOIN', 2, 2, 'JOIN(list, separator)', "the string forms of the list's items joined by separator", ([list, separator], host, at) => {

@@ -129,3 +129,4 @@ function insideLoopNotContaining(set: A.LetStatement, parent: Parent, readAncest
   const loop = nearest(set, parent, 'For');
   return loop !== undefined && !readAncestors.has(loop);
 }
+

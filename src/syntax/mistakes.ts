@@ -134,7 +134,8 @@ export function recogniseMistakes(tokens: IToken[], problems: ProblemList): ITok
             if (atStatementStart) [type, message] = [T.Jump, constructHint(name)];
             break;
           case 'end':
-            if (atStatementStart && state.blocks.length > 0) [type, message, fixed] = [T.End, constructHint(name), true];
+            // (`fi` and `done` are names too: only a word alone on its line closes a block.)
+            if (atStatementStart && state.blocks.length > 0 && (!/^(fi|done)$/i.test(name) || !sameLine(token, next))) [type, message, fixed] = [T.End, constructHint(name), true];
             break;
           case 'literal':
             if (!is(next, T.Assign)) literals.push({ at: i, literal: word.literal });

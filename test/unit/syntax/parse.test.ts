@@ -476,7 +476,7 @@ describe('parse: syntax errors', () => {
   it('reports a stray END and keeps parsing: a later error still shows', () => {
     const error = syntaxFailure('PRINT(1)\nEND\nLET = 2');
     expect(error.errors).toHaveLength(2);
-    expect(error.errors![0]).toEqual({ line: 2, column: 1, message: 'unexpected `END`: no IF, FOR or WHILE is open here; remove it' });
+    expect(error.errors![0]).toEqual({ line: 2, column: 1, message: 'unexpected `END`: no IF or FOR is open here; remove it' });
     expect(error.errors![1]).toMatchObject({ line: 3, column: 5 });
     expect(error.message).toMatch(/\(and 1 more syntax error\)$/);
   });
