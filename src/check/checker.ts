@@ -353,7 +353,7 @@ class Checker {
       switch (node.type) {
         case 'Binary': {
           const outcome = binary(node, shape, this.expression(node.right));
-          this.finding(outcome.error, node);
+          if (!guessed(node.left, node.right)) this.finding(outcome.error, node);
           shape = outcome.shape;
           break;
         }
@@ -368,7 +368,7 @@ class Checker {
         }
         case 'Index': {
           const outcome = indexOf(node, shape, this.expression(node.index), subject(subjectNode));
-          this.finding(outcome.error, node);
+          if (!guessed(node.object, node.index)) this.finding(outcome.error, node);
           shape = outcome.shape;
           break;
         }
@@ -380,7 +380,8 @@ class Checker {
 
   /** AND / OR: the right side runs only when the left does not decide. */
   private logical(node: A.LogicalExpression, left: Shape): Shape {
-    this.finding(logicalSide(node.operator, 'left', left), node);
+    const operandGuessed = guessed(node.left, node.right);
+    if (!operandGuessed) this.finding(logicalSide(node.operator, 'left', left), node);
     const decisive = node.operator === 'OR';
     const skipped = left.value === decisive;
     const certain = left.value === !decisive;
@@ -391,7 +392,7 @@ class Checker {
       this.dead = true;
     }
     const right = this.expression(node.right);
-    this.finding(logicalSide(node.operator, 'right', right), node);
+    if (!operandGuessed) this.finding(logicalSide(node.operator, 'right', right), node);
     this.times = times;
     this.dead = dead;
     // A failure on the right stops the script only when the right side certainly runs.
@@ -529,6 +530,8 @@ class Checker {
     const builtin = BUILTINS.get(node.name);
     if (builtin === undefined) {
       this.error('UnknownFunctionError', unknownFunction(node, { hasTool: (name) => this.tools.lookup(name) !== undefined }).message, node);
+    } else if (node.arguments.some(isStandIn)) {
+      // An argument recovery made up, or skipped: the count is a guess.
     } else if (node.arguments.length < builtin.minArgs || node.arguments.length > builtin.maxArgs) {
       this.error('FunctionArgumentError', arityError(builtin, node.arguments.length, node).message, node);
     } else if (node.name === 'FORMAT') {
@@ -643,6 +646,15 @@ class Checker {
 
 // A FORMAT placeholder (runtime/builtins-text.ts): `{{`, `}}`, or `{name}` / `{name.field}`.
 const PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}/g;
+
+/**
+ * Whether an operation's operand stands in for text error recovery skipped or made up: then the
+ * operator itself may be a piece of the mistake (`total +` at the end of a line), so its failure is
+ * no finding.
+ */
+function guessed(...operands: A.Expression[]): boolean {
+  return operands.some(isStandIn);
+}
 
 /** Whether every key of an object literal is known: none stands in for text error recovery skipped. */
 function knownKeys(node: A.ObjectExpression): boolean {

@@ -11,6 +11,7 @@
 // A finding at the place of a syntax error, or one that repeats the run-time error, is left out, and
 // so are most warnings (worthReporting).
 import type * as A from '../syntax/ast.js';
+import { childrenOf } from '../syntax/ast.js';
 import type { Finding, NuwaError, SyntaxProblem } from '../errors.js';
 import type { Recovered } from '../syntax/parse.js';
 import { isRepaired } from '../syntax/problems.js';
@@ -24,9 +25,76 @@ export function findingsBesideSyntaxErrors(problems: readonly SyntaxProblem[], r
   const local = !recovered.repaired;
   const found = analyseQuietly(recovered.program, tools, variables, local);
   const taken = new Set(problems.map(at));
-  // A line where recovery skipped or guessed text: what stands there may not be what was written.
-  const shaky = new Set(problems.filter((problem) => !isRepaired(problem)).map((problem) => problem.line));
-  return found.filter((problem) => problem.line >= 1 && !taken.has(at(problem)) && !(local && shaky.has(problem.line)) && worthReporting(problem));
+  // A line where recovery skipped or guessed text: what stands there may not be what was written,
+  // nor in the statement around it (a CALL whose arguments lost one to a missing comma).
+  const shaky = [...new Set(problems.filter((problem) => !isRepaired(problem)).map((problem) => problem.line))];
+  const extents = local ? statementExtents(recovered.program) : [];
+  const unsure = (problem: Problem) => {
+    const [from, to] = enclosing(extents, problem) ?? [problem.line, problem.line];
+    // The line after a statement too: recovery reports a missing `,` or `}` at the next token.
+    return shaky.some((line) => line >= from && line <= to + 1);
+  };
+  return found.filter((problem) => problem.line >= 1 && !taken.has(at(problem)) && !(local && unsure(problem)) && worthReporting(problem));
+}
+
+/**
+ * The lines each simple statement spans (a LET, an expression; for IF and FOR, the header), from
+ * its first line to the last line of any node in it.
+ */
+function statementExtents(program: A.Program): Extent[] {
+  const out: Extent[] = [];
+  const statements: A.Statement[] = [...program.body];
+  while (statements.length > 0) {
+    const statement = statements.pop()!;
+    if (!(statement.line >= 1)) continue;
+    switch (statement.type) {
+      case 'Let':
+        out.push(extent(statement, statement.value));
+        break;
+      case 'ExpressionStatement':
+        out.push(extent(statement, statement.expression));
+        break;
+      case 'If':
+        out.push(extent(statement, statement.condition));
+        statements.push(...statement.consequent, ...(statement.alternate ?? []));
+        break;
+      case 'For':
+        out.push(extent(statement, statement.iterable));
+        statements.push(...statement.body);
+        break;
+    }
+  }
+  return out;
+}
+
+/** The last line any node of an expression is on (iteratively: expressions nest deep). */
+function lastLine(expression: A.Expression): number {
+  let last = 0;
+  const stack: A.Node[] = [expression];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.line > last) last = node.line;
+    stack.push(...childrenOf(node));
+  }
+  return last;
+}
+
+/** Where a statement starts (line, column) and the last line it reaches. */
+type Extent = { line: number; column: number; to: number };
+
+function extent(statement: A.Statement, inner: A.Expression): Extent {
+  return { line: statement.line, column: statement.column, to: Math.max(statement.line, lastLine(inner)) };
+}
+
+/** The lines of the statement a finding is in: the last to start at or before it that reaches its line. */
+function enclosing(extents: readonly Extent[], at: { line: number; column: number }): [number, number] | undefined {
+  let best: Extent | undefined;
+  for (const e of extents) {
+    const startsBefore = e.line < at.line || (e.line === at.line && e.column <= at.column);
+    if (!startsBefore || e.to < at.line) continue;
+    if (best === undefined || e.line > best.line || (e.line === best.line && e.column > best.column)) best = e;
+  }
+  return best && [best.line, best.to];
 }
 
 /** The findings to report with a run-time error of `program`: its other problems. */

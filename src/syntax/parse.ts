@@ -6,6 +6,8 @@ import { NuwaError, type SyntaxProblem } from '../errors.js';
 import { tokenize } from './lexer.js';
 import { balanceBlocks } from './blocks.js';
 import { parseScriptTokens } from './stage.js';
+import { isRecoveryProblem } from './parser.js';
+import { isolateLines } from './isolate.js';
 import { anyCall } from './nodes.js';
 import { byPosition, isRepaired, ProblemList, REPORTED_PROBLEMS } from './problems.js';
 
@@ -74,7 +76,27 @@ function parseText(source: string): RecoveringOutcome {
 
   const blockProblems = new ProblemList();
   const tokens = balanceBlocks(lexed.tokens, blockProblems);
-  const parsed = parseScriptTokens(tokens, lexed.maxNesting);
+  let parsed = parseScriptTokens(tokens, lexed.maxNesting);
+  // Where the grammar failed, keep the failure on its line (isolate.ts).
+  let isolated = new Set<number>();
+  const failing = new Set(parsed.problems.filter(isRecoveryProblem).map((problem) => problem.line));
+  const isolation = failing.size > 0 && failing.size <= REPORTED_PROBLEMS ? isolateLines(tokens, failing) : undefined;
+  if (isolation !== undefined) {
+    const on = (problem: SyntaxProblem) => isolation.isolated.has(problem.line);
+    const again = parseScriptTokens(isolation.tokens, lexed.maxNesting);
+    if (again.problems.filter((p) => !on(p)).length <= parsed.problems.filter((p) => !on(p)).length) {
+      // The first failure on each isolated line is its error (unless the lexer or the mistakes pass
+      // already said what is wrong there); what recovery made of the rest of the line, noise.
+      const first = new Set<number>(lexed.problems.map((p) => p.line));
+      const kept = parsed.problems.filter((p) => on(p) && (!isRecoveryProblem(p) || (!first.has(p.line) && first.add(p.line))));
+      parsed = {
+        ...again,
+        problems: [...kept, ...again.problems.filter((p) => !on(p))],
+        notes: [...parsed.notes.filter(on), ...again.notes.filter((p) => !on(p))],
+      };
+      isolated = isolation.isolated;
+    }
+  }
   const count = lexed.problemCount + blockProblems.count + parsed.problems.length;
   if (count === 0) {
     const program: Program = { type: 'Program', body: parsed.body, line: 1, column: 1, hasCall: anyCall(parsed.body) };
@@ -84,7 +106,8 @@ function parseText(source: string): RecoveringOutcome {
   // The script will not run: report the certain run-time mistakes too, so one retry fixes all.
   const outcome = finish([...lexed.problems, ...blockProblems.list, ...parsed.problems, ...parsed.notes], count + parsed.notes.length);
   const found = [...lexed.problems, ...blockProblems.list, ...parsed.problems];
-  const repaired = found.length === count && found.every(isRepaired);
+  // An isolated line's failure left a stand-in in a statement of the right kind: the structure holds.
+  const repaired = found.length === count && found.every((p) => isRepaired(p) || (isolated.has(p.line) && isRecoveryProblem(p)));
   // The tree is never run now: read each noted call as what it means, for the checker.
   for (const [call, meant] of parsed.noteRepairs) {
     for (const key of Object.keys(call)) delete (call as unknown as Record<string, unknown>)[key];

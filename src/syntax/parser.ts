@@ -121,7 +121,20 @@ export function parseSegment<K extends 'expression' | 'block'>(
   return { result: expression as never, problems };
 }
 
+/** The problems where the grammar itself failed (error recovery took over there), as opposed to those its actions report. */
+const recoveryProblems = new WeakSet<SyntaxProblem>();
+
+export function isRecoveryProblem(problem: SyntaxProblem): boolean {
+  return recoveryProblems.has(problem);
+}
+
 function problemOf(tokens: IToken[], token: IToken, previous: IToken | undefined, message: string, follower?: IToken): SyntaxProblem {
+  const problem = locate(tokens, token, previous, message, follower);
+  recoveryProblems.add(problem);
+  return problem;
+}
+
+function locate(tokens: IToken[], token: IToken, previous: IToken | undefined, message: string, follower?: IToken): SyntaxProblem {
   const hint = hintNear(tokens, token);
   const text = hint && !message.includes(hint) ? `${message}: ${hint}` : message;
   // At the end of the text Chevrotain reports the EOF token, which has no position: point just
