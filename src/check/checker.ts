@@ -15,7 +15,7 @@ import { arityError, BUILTINS, EFFECT_BUILTINS } from '../runtime/builtins.js';
 import { evaluateCalc } from '../runtime/calc.js';
 import { compileSync, unknownFunction } from '../runtime/evaluator.js';
 import { invalidArgumentsMessage, unknownToolMessage } from '../tools/hints.js';
-import { formatListHint, placeholderHint } from '../runtime/advice.js';
+import { explicitCondition, formatListHint, keysLoop, placeholderHint } from '../runtime/advice.js';
 import { didYouMean } from '../util/suggest.js';
 import { NuwaError } from '../errors.js';
 import { NuwaList, NuwaObject, objectOf, setJsonKey, toJson } from '../values/values.js';
@@ -194,9 +194,10 @@ class Checker {
     const condition = this.expression(node.condition);
     let fails = this.failed;
     if (never(condition, BOOLEAN)) {
+      const explicit = explicitCondition(node.condition, soleType(condition));
       this.error(
         'InvalidConditionError',
-        `an IF condition must be true or false, but ${always('this one', condition)}: compare explicitly, e.g. IF x != null THEN or IF LEN(items) > 0 THEN`,
+        `an IF condition must be true or false, but ${always('this one', condition)}: compare explicitly, ${explicit === undefined ? 'e.g. IF x != null THEN or IF LEN(items) > 0 THEN' : `write IF ${explicit} THEN`}`,
         node.condition,
       );
       fails = true;
@@ -229,7 +230,7 @@ class Checker {
     const iterable = this.expression(node.iterable);
     let fails = this.failed;
     if (never(iterable, LIST)) {
-      const hint = only(iterable, OBJECT) ? ': to loop over an object, use FOR key IN KEYS(obj) DO' : '';
+      const hint = only(iterable, OBJECT) ? `: to loop over an object's keys, write ${keysLoop(node.variable, node.iterable)}` : '';
       this.error('InvalidIterableError', `FOR needs a list to loop over, but ${always('this', iterable)}${hint}`, node.iterable);
       fails = true;
     }
@@ -654,6 +655,12 @@ const PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9
  */
 function guessed(...operands: A.Expression[]): boolean {
   return operands.some(isStandIn);
+}
+
+/** The one type a shape allows, by its name, if it allows only one. */
+function soleType(shape: Shape): 'list' | 'string' | 'number' | 'object' | 'null' | 'boolean' | undefined {
+  const names = { 16: 'list', 8: 'string', 4: 'number', 32: 'object', 1: 'null', 2: 'boolean' } as const;
+  return names[shape.types as keyof typeof names];
 }
 
 /** Whether every key of an object literal is known: none stands in for text error recovery skipped. */

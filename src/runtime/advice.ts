@@ -95,3 +95,31 @@ export function formatListHint(call: A.FunctionCall): string {
     ? ': FORMAT takes an object of named values, e.g. FORMAT("{a} and {b}", { a: x, b: y })'
     : `: FORMAT takes an object of named values: write ${shown}`;
 }
+
+/**
+ * A condition that is no boolean (`IF items THEN`), as the explicit comparison it stands for, from
+ * what the value is: LEN(items) > 0 for a list, name != "" for a string, n != 0 for a number, and
+ * x != null for the rest. Undefined when the condition cannot be printed.
+ */
+export function explicitCondition(condition: A.Expression, type: 'list' | 'string' | 'number' | 'object' | 'null' | 'boolean' | undefined): string | undefined {
+  const text = printExpression(condition);
+  if (text === undefined) return undefined;
+  const operand = condition.type === 'Binary' || condition.type === 'Logical' || condition.type === 'Unary' ? `(${text})` : text;
+  switch (type) {
+    case 'list':
+      return `LEN(${text}) > 0`;
+    case 'string':
+      return `${operand} != ""`;
+    case 'number':
+      return `${operand} != 0`;
+    case 'object':
+      return `LEN(KEYS(${text})) > 0`;
+    default:
+      return `${operand} != null`;
+  }
+}
+
+/** `FOR x IN obj` over an object: the loop over its keys, as written with the script's names. */
+export function keysLoop(variable: string, iterable: A.Expression): string {
+  return `FOR ${variable} IN KEYS(${printOr(iterable, 'obj')}) DO (and read ${printOr(iterable, 'obj')}[${variable}] in the loop)`;
+}

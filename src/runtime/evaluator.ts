@@ -13,6 +13,7 @@ import { NuwaError } from '../errors.js';
 import { undefinedVariableMessage } from './hints.js';
 import { BUILTINS_BY_NAME, unknownFunctionMessage } from '../syntax/functions.js';
 import { repairFunction } from '../syntax/methods.js';
+import { explicitCondition, keysLoop } from './advice.js';
 import { arityError, BUILTINS, type Builtin } from './builtins.js';
 import { evaluateCalc } from './calc.js';
 import { compileBinary } from './binary.js';
@@ -26,7 +27,7 @@ import type { ScriptCallSite } from './script-call.js';
 import { follow, Pending, type Continuation, type Waiting } from '../util/pending.js';
 import { Scope } from './scope.js';
 import { evaluatePart, type AsyncEval, type Compiled, type Exec, type SyncEval } from './compiled.js';
-import { describe, NuwaList, NuwaObject, type Value } from '../values/values.js';
+import { describe, NuwaList, NuwaObject, typeName, type Value } from '../values/values.js';
 import { intern } from '../util/intern.js';
 
 /** A compiled program. */
@@ -177,9 +178,10 @@ function compileLet(node: A.LetStatement): Exec {
 const nothing = (): undefined => undefined;
 
 function conditionError(value: Value, node: A.IfStatement): NuwaError {
+  const explicit = explicitCondition(node.condition, typeName(value) as Parameters<typeof explicitCondition>[1]);
   return new NuwaError(
     'InvalidConditionError',
-    `an IF condition must be true or false, got ${describe(value)}: compare explicitly, e.g. IF x != null THEN or IF LEN(items) > 0 THEN`,
+    `an IF condition must be true or false, got ${describe(value)}: compare explicitly, ${explicit === undefined ? 'e.g. IF x != null THEN or IF LEN(items) > 0 THEN' : `write IF ${explicit} THEN`}`,
     node.condition,
   );
 }
@@ -221,7 +223,7 @@ function compileIf(node: A.IfStatement): Exec {
 }
 
 function iterableError(value: Value, node: A.ForStatement): NuwaError {
-  const hint = value instanceof NuwaObject ? ': to loop over an object, use FOR key IN KEYS(obj) DO' : '';
+  const hint = value instanceof NuwaObject ? `: to loop over an object's keys, write ${keysLoop(node.variable, node.iterable)}` : '';
   return new NuwaError('InvalidIterableError', `FOR needs a list to loop over, got ${describe(value)}${hint}`, node.iterable);
 }
 
