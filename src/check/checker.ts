@@ -27,7 +27,7 @@ import { certainArgumentProblems, type CheckedTool, type StaticArgument, type To
 import { always, binary, indexOf, logicalSide, memberOf, unary, type Finding } from './operations.js';
 import { ProblemList, type Problem, type WarningKind } from './problems.js';
 import {
-  ANY, BOOLEAN, constant, elementShape, fromSchema, join, LIST, listBound, never, NUMBER, OBJECT, ofTypes, only, type Shape,
+  ANY, BOOLEAN, constant, elementShape, fromSchema, join, LIST, listBound, never, NULL, NUMBER, OBJECT, ofTypes, only, STRING, type Shape,
 } from './shapes.js';
 
 /** A CALL the script can reach, and at most how many times it runs there (null: unknown). */
@@ -538,7 +538,7 @@ class Checker {
     } else if (node.name === 'FORMAT') {
       this.format(node, shapes);
     }
-    return ANY;
+    return builtin === undefined ? ANY : (RESULT_TYPES.get(node.name) ?? ANY);
   }
 
   /**
@@ -656,6 +656,20 @@ const PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9
 function guessed(...operands: A.Expression[]): boolean {
   return operands.some(isStandIn);
 }
+
+/**
+ * What a built-in returns when it returns at all (LANGUAGE.md §5, §8): a run that gets past the call
+ * has a value of this type, so `KEYS(o).length` is certainly a mistake.
+ */
+const RESULT_TYPES: ReadonlyMap<string, Shape> = new Map([
+  ...['LEN', 'NOW', 'NUMBER', 'ROUND', 'FLOOR', 'CEIL', 'ABS', 'MIN', 'MAX', 'SUM'].map((name) => [name, ofTypes(NUMBER)] as const),
+  ...['FORMAT', 'STR', 'TYPE', 'JOIN', 'UPPER', 'LOWER', 'TRIM', 'REPLACE'].map((name) => [name, ofTypes(STRING)] as const),
+  ...['KEYS', 'APPEND', 'SPLIT', 'SORT', 'REVERSE', 'RANGE'].map((name) => [name, ofTypes(LIST)] as const),
+  ['CONTAINS', ofTypes(BOOLEAN)],
+  ['SLICE', ofTypes(LIST | STRING)],
+  ['SET', ofTypes(OBJECT)],
+  ['PRINT', ofTypes(NULL)],
+]);
 
 /** The one type a shape allows, by its name, if it allows only one. */
 function soleType(shape: Shape): 'list' | 'string' | 'number' | 'object' | 'null' | 'boolean' | undefined {

@@ -5,6 +5,7 @@ import type * as A from '../syntax/ast.js';
 import { NuwaError, type ErrorKind } from '../errors.js';
 import { BINARY_OPERATIONS, indexInto, member, UNARY_OPERATIONS } from '../runtime/operators.js';
 import { mixedComparisonHint, negativeIndexHint } from '../runtime/advice.js';
+import { memberHint } from '../runtime/hints.js';
 import type { Value } from '../values/values.js';
 import {
   ANY, BOOLEAN, constant, describeTypes, elementShape, LIST, memberShape, never, NUMBER, OBJECT, ofTypes, only, schemaForbidsKey, STRING,
@@ -97,7 +98,8 @@ export function logicalSide(operator: 'AND' | 'OR', side: 'left' | 'right', shap
 export function memberOf(node: A.MemberExpression, object: Shape, subject: string): Outcome {
   if (object.value !== undefined) return fold(() => member(object.value!, node));
   if (never(object, OBJECT)) {
-    return { shape: ANY, error: { kind: 'MemberAccessError', message: `\`.${node.property}\` needs an object, but ${always(subject, object)}` } };
+    const hint = memberHint(node.property, node.object, only(object, LIST | STRING));
+    return { shape: ANY, error: { kind: 'MemberAccessError', message: `\`.${node.property}\` needs an object, but ${always(subject, object)}${hint}` } };
   }
   if (schemaForbidsKey(object, node.property)) {
     const keys = Object.keys(object.schema!.properties as object);

@@ -7,6 +7,7 @@ import type * as A from '../syntax/ast.js';
 import { childrenOf } from '../syntax/ast.js';
 import { builtinForMethod, expressionName, nameHint } from '../syntax/hints.js';
 import { didYouMean } from '../util/suggest.js';
+import { printOr } from '../syntax/print.js';
 import { BUILTINS } from './builtins.js';
 
 export interface NameContext {
@@ -34,7 +35,7 @@ export function undefinedVariableMessage(node: A.Variable, context: NameContext 
 /** `.length` on a list or string: point at LEN. Empty when there is nothing better to say. */
 export function memberHint(property: string, object: A.Expression, isListOrString: boolean): string {
   if (!isListOrString || builtinForMethod(property) !== 'LEN') return '';
-  return `: for the length write LEN(${expressionName(object, '...')})`;
+  return `: for the length write LEN(${printOr(object, expressionName(object, '...'))})`;
 }
 
 // ---------------------------------------------------------------------------------------------
