@@ -14,7 +14,7 @@ export function tableOf(report) {
   const rows = report.results.map((r) => {
     const value = r.error ? `error: ${r.error}` : `${fmt(r.median)}${r.unit}`;
     const spread = r.error || r.min === r.max ? '' : `${fmt(r.min)}–${fmt(r.max)}`;
-    const target = r.target === undefined ? '—' : `≤ ${r.target}${r.unit}`;
+    const target = r.target === undefined ? '—' : `${r.atLeast ? '≥' : '≤'} ${r.target}${r.unit}`;
     const status = r.target === undefined ? '' : r.pass ? 'met' : 'missed';
     const rss = r.peakRssMb === undefined ? '' : `${Math.round(r.peakRssMb)} MB`;
     return `| ${r.name} | ${r.against ?? ''} | ${value} | ${spread} | ${target} | ${status} | ${rss} |`;

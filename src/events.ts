@@ -58,9 +58,12 @@ export type NuwaEvent =
   | (ToolEventBase & { type: 'tool:denied'; confirm: string; payload: JsonObject })
   // A call stopped from outside the tool: cancellation, the run's timeout or a limit, or its own timeoutMs.
   | (ToolEventBase & { type: 'tool:aborted'; duration: number; error: EventError; payload: EventError })
-  // A resumed durable run answered a call from its record: the tool was not invoked again.
-  | (ToolEventBase & { type: 'tool:replayed'; payload: JsonValue | EventError })
+  // A resumed durable run answered a call from its record: the tool was not invoked again. `error`
+  // is there when the recorded call failed (the payload is then that error).
+  | (ToolEventBase & { type: 'tool:replayed'; payload: JsonValue | EventError; error?: EventError })
   | (EventBase & { type: 'run:paused'; runId: string; pending: PausedAt[] })
+  // A chain of calls (registry.executeChain, sdkwork's executeChain): its nodes and their states.
+  | (EventBase & { type: 'tool:chain:started' | 'tool:chain:completed' | 'tool:chain:failed'; chainId: string; toolId: string; strategy: string; payload: JsonValue })
   | (EventBase & { type: 'run:resumed'; runId: string; decisions: string[] });
 
 export type EventType = NuwaEvent['type'];

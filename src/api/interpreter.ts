@@ -5,20 +5,24 @@ import { NuwaError, isNuwaError } from '../errors.js';
 import type { RunStats } from '../events.js';
 import type { JsonValue } from '../values/json.js';
 import type { Program } from '../syntax/ast.js';
-import { parseWithRecovery, syntaxError } from '../syntax/parse.js';
+import { isShortSource, parseInSlices, parseWithRecovery, syntaxError } from '../syntax/parse.js';
 import { Sandbox } from '../tools/sandbox.js';
-import type { Session } from '../tools/session.js';
+import { Session } from '../tools/session.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { ConfirmLevel, Logger } from '../tools/types.js';
 import { compileProgram } from '../runtime/evaluator.js';
-import { resolveLimits } from '../tools/limits.js';
-import { hostLogger, Run } from '../tools/run.js';
+import { limitsFrom, type Limits } from '../tools/limits.js';
+import { readTraceOptions } from '../tools/tracing.js';
+import { hostLogger } from '../tools/run.js';
+import { ScriptRun } from '../runtime/script-run.js';
 import { Scope } from '../runtime/scope.js';
-import { PlanBudget } from '../check/approval.js';
+import { PlanBudget, type ApprovedPlan } from '../check/approval.js';
 import { plan as planScript, type Plan, type PlanOptions } from '../check/check.js';
 import { asFindings, findingsBesideRunError, findingsBesideSyntaxErrors } from '../check/findings.js';
 import { charsIn, checkTotals, fromJson, itemsIn, setJsonKey, toJson, type Value, type ValueLimits } from '../values/values.js';
 import { callHook, describeThrown } from '../util/foreign.js';
+import { Options, shown } from '../util/options.js';
+import { utf8Length } from '../util/platform.js';
 import type { InterpreterOptions, JournaledOutcome, RecoverOptions, ResumeOptions, RunOptions, RunOutcome, RunResult, ScriptScope, StartOptions } from './types.js';
 import { recoverRun, resumeRun, startRun, type DurableHost, type DurableRunSettings, type ScriptEnd } from './durable.js';
 import type { Checkpoint } from './checkpoint.js';
@@ -35,25 +39,42 @@ const SCRIPT_MISTAKES: ReadonlySet<string> = new Set([
   'UndefinedVariableError', 'TypeError', 'DivisionByZeroError', 'MemberAccessError', 'IndexOutOfBoundsError', 'InvalidConditionError',
   'InvalidIterableError', 'UnknownFunctionError', 'FunctionArgumentError', 'CalcError', 'ToolNotFoundError', 'ToolArgumentError',
 ]);
+const CONFIRM_LEVELS: readonly ConfirmLevel[] = ['none', 'read', 'write', 'destructive'];
+const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const;
 
 export class Interpreter {
   readonly registry: ToolRegistry;
+  /** The host's options as checked: each read once, here; unknown ones kept as given. */
   private readonly options: InterpreterOptions;
+  private readonly limits: Required<Limits>;
   private readonly sandbox: Sandbox;
   private readonly logger: Logger;
   private readonly needsApproval: ReadonlySet<ConfirmLevel>;
 
   constructor(registry: ToolRegistry = new ToolRegistry(), options: InterpreterOptions = {}) {
-    if (!(registry instanceof ToolRegistry)) throw new TypeError('new Interpreter(registry, options): registry must be a ToolRegistry');
+    const where = 'new Interpreter(registry, options)';
+    if (!isToolRegistry(registry)) throw new NuwaError('TypeError', `${where}: registry must be a ToolRegistry, got ${shown(registry)}`);
     this.registry = registry;
-    this.options = options;
-    resolveLimits(options.limits); // reject bad limits now, not at the first run
-    for (const hook of ['approve', 'ask', 'llm'] as const) {
-      if (options[hook] !== undefined && typeof options[hook] !== 'function') throw new TypeError(`new Interpreter(registry, options): ${hook} must be a function`);
-    }
-    this.sandbox = new Sandbox(options.sandboxDir);
-    this.logger = hostLogger(options.logger);
-    this.needsApproval = new Set(options.needsApproval ?? DEFAULT_APPROVAL_LEVELS);
+    const given = Options.of(where, options);
+    this.options = {
+      ...given.snapshot(),
+      print: given.function('print', 'a function (line) => void'),
+      session: given.check<Session>('session', (value) => value instanceof Session, 'a session from registry.createSession()'),
+      approve: given.function('approve', 'a function ({ toolName, confirm, category, args }) => boolean'),
+      ask: given.function('ask', 'a function (question) => answer'),
+      llm: given.function('llm', 'a function (request) => answer'),
+      needsApproval: given.listOf('needsApproval', CONFIRM_LEVELS, `a list of confirm levels (${CONFIRM_LEVELS.join(', ')})`),
+      onEvent: given.function('onEvent', 'a function (event) => void'),
+      sandboxDir: given.nonEmptyString('sandboxDir'),
+      logger: given.methods('logger', LOGGER_METHODS) as Partial<Logger> | undefined,
+      onApproval: given.oneOf('onApproval', ['deny', 'pause'] as const),
+      checkpointKey: given.check<string | Uint8Array>('checkpointKey', (value) => (typeof value === 'string' && value !== '') || (value instanceof Uint8Array && value.length > 0), 'a non-empty string or Uint8Array'),
+      ...readTraceOptions(given),
+    };
+    this.limits = limitsFrom(given.nested('limits')); // bad limits are refused now, not at the first run
+    this.sandbox = new Sandbox(this.options.sandboxDir);
+    this.logger = hostLogger(this.options.logger);
+    this.needsApproval = new Set(this.options.needsApproval ?? DEFAULT_APPROVAL_LEVELS);
   }
 
   get session(): Session {
@@ -62,7 +83,7 @@ export class Interpreter {
 
   /** Runs a script (source text or a parsed AST). Rejects with a NuwaError. */
   async run(script: string | Program, options: RunOptions = {}): Promise<RunResult> {
-    const ended = await this.runScript(script, options, undefined);
+    const ended = await this.runScript(script, readRunOptions(options, 'run(script, options)'), undefined);
     if (ended.ok) return ended.result;
     if (ended.paused) throw new NuwaError('TypeError', 'internal: a run without a journal paused');
     throw ended.error;
@@ -71,14 +92,14 @@ export class Interpreter {
   /**
    * A run of the script, however it ends: run() and the durable runs (durable.ts) share it. With a
    * journal the run is durable: its calls are recorded (and replayed from the record), and a call
-   * waiting for a decision pauses it (`paused`).
+   * waiting for a decision pauses it (`paused`). The options were read and checked by the caller.
    */
   private async runScript(script: string | Program, options: RunOptions, durable: DurableRunSettings | undefined): Promise<ScriptEnd> {
     const { fileName } = options;
-    const run = new Run({
+    const run = new ScriptRun({
       registry: this.registry,
       session: this.session,
-      limits: resolveLimits(this.options.limits),
+      limits: this.limits,
       print: this.options.print ?? (() => {}), // quiet by default: the lines are in result.output
       approve: this.options.approve,
       ask: this.options.ask,
@@ -89,6 +110,8 @@ export class Interpreter {
       sandbox: this.sandbox,
       fileName,
       signal: options.signal,
+      tracer: this.options.tracer,
+      traceContent: this.options.traceContent,
       ...(durable && { runId: durable.runId, journal: durable.journal, elapsedMs: durable.elapsedMs, pauseForApproval: this.options.onApproval === 'pause' }),
     });
     durable?.journal.countPrintedBy?.(() => run.output.length);
@@ -102,9 +125,17 @@ export class Interpreter {
     let program: Program | undefined;
     try {
       bindInitialVariables(top, options.variables, run.valueLimits);
-      program = typeof script === 'string' ? this.parse(script, fileName, options.variables) : checkProgram(script);
+      // Parsing counts toward the run's time and can be cancelled: long text is parsed in slices,
+      // with the run's clock and the event loop checked between them; short text (most scripts)
+      // in one step, so that a short CALL-free script runs to its end before run() returns.
+      program =
+        typeof script !== 'string'
+          ? checkProgram(script)
+          : isShortSource(checkSourceSize(script, this.limits.maxSourceBytes))
+            ? this.parse(script, fileName, options.variables)
+            : await parseInSlices(script, { fileName }, () => run.checkpoint());
       if (options.approvedPlan !== undefined) run.usePlan(PlanBudget.of(options.approvedPlan, program));
-      // Parsing counts toward the run's time: a long parse may have spent the deadline or the slice.
+      // A parse in one step may have spent the deadline or the slice too.
       const parsed = run.checkpoint();
       if (parsed !== undefined) await parsed;
       const pending = compileProgram(program)(run, top);
@@ -151,7 +182,7 @@ export class Interpreter {
     throw error;
   }
 
-  private paused(run: Run, durable: DurableRunSettings, stats: RunStats): ScriptEnd {
+  private paused(run: ScriptRun, durable: DurableRunSettings, stats: RunStats): ScriptEnd {
     run.emit?.({ type: 'run:paused', executionId: run.runId, timestamp: Date.now(), runId: durable.runId, pending: [...durable.journal.pending] });
     return { ok: false, paused: true, stats, output: run.output, state: run.session.toJSON() };
   }
@@ -185,8 +216,12 @@ export class Interpreter {
    * Hosts use start, resume and recover; this is for integrations.
    */
   async runWithJournal(source: string, journal: CallJournal, options: RunOptions & { runId: string; elapsedMs?: number }): Promise<JournaledOutcome> {
-    const { runId, elapsedMs = 0, ...runOptions } = options;
-    const ended = await this.runScript(source, runOptions, { runId, journal, elapsedMs });
+    const where = 'runWithJournal(source, journal, options)';
+    const given = Options.of(where, options);
+    const runId = given.nonEmptyString('runId');
+    if (runId === undefined) throw given.bad('runId', 'a non-empty string');
+    const elapsedMs = given.nonNegative('elapsedMs') ?? 0;
+    const ended = await this.runScript(source, readRunOptions(options, where), { runId, journal, elapsedMs });
     if (ended.ok) return { status: 'completed', result: ended.result };
     if (ended.paused) return { status: 'paused', pending: [...journal.pending], stats: ended.stats, state: ended.state };
     return { status: 'failed', error: ended.error, stats: ended.stats };
@@ -209,7 +244,8 @@ export class Interpreter {
    * approval levels. Show it, and run with `{ approvedPlan }` once a person approved it.
    */
   plan(script: string | Program, options: Omit<PlanOptions, 'needsApproval'> = {}): Plan {
-    return planScript(script, this.registry, { ...options, needsApproval: [...this.needsApproval] });
+    const given = Options.of('interpreter.plan(script, options)', options);
+    return planScript(script, this.registry, { variables: given.get('variables') as PlanOptions['variables'], needsApproval: [...this.needsApproval] });
   }
 
   /**
@@ -231,12 +267,41 @@ export class Interpreter {
   }
 }
 
+/** The options of one run, each read once and checked before the run starts. */
+function readRunOptions(options: unknown, where: string): RunOptions {
+  const given = Options.of(where, options);
+  return {
+    variables: given.object('variables', 'an object of name → JSON value') as Record<string, unknown> | undefined,
+    signal: given.signal(),
+    fileName: given.string('fileName'),
+    approvedPlan: given.object('approvedPlan', 'a plan made by plan() or interpreter.plan()') as ApprovedPlan | undefined,
+  };
+}
+
+/** Whether `value` is a ToolRegistry; never throws (a Proxy's getPrototypeOf trap may). */
+function isToolRegistry(value: unknown): value is ToolRegistry {
+  try {
+    return value instanceof ToolRegistry;
+  } catch {
+    return false;
+  }
+}
+
 function toScriptScope(variables: Record<string, JsonValue>): ScriptScope {
   return {
     variables,
     get: (name) => (Object.hasOwn(variables, name) ? variables[name] : undefined),
     has: (name) => Object.hasOwn(variables, name),
   };
+}
+
+/** The script's text, unless it is longer than maxSourceBytes (refused before it is parsed). */
+function checkSourceSize(source: string, maxSourceBytes: number): string {
+  // UTF-8 is at most 3 bytes per UTF-16 unit: most scripts are known to fit without counting.
+  if (source.length * 3 <= maxSourceBytes) return source;
+  const bytes = utf8Length(source);
+  if (bytes <= maxSourceBytes) return source;
+  throw new NuwaError('LimitExceededError', `the script is ${bytes} bytes long, more than maxSourceBytes (${maxSourceBytes})`, { line: 1, column: 1 });
 }
 
 function checkProgram(script: unknown): Program {

@@ -10,8 +10,13 @@ import type { Decision, PendingCall } from '../tools/journal.js';
 import type { ApprovedPlan } from '../check/approval.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { RunStore } from './store.js';
+import type { TraceOptions } from '../tools/tracing.js';
 
-export interface InterpreterOptions {
+/**
+ * With a `tracer` (an OpenTelemetry Tracer), each run is a span `nuwa.run` and each tool call a
+ * child span `execute_tool {name}`; `traceContent` adds arguments and results (tools/tracing.ts).
+ */
+export interface InterpreterOptions extends TraceOptions {
   /**
    * Where PRINT and context.print lines go, one at a time as they are printed. Without it they go
    * nowhere but `result.output`: a library writes nothing to the process's stdout (API.md v1.1).

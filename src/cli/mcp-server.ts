@@ -197,8 +197,11 @@ async function callOnce(registry: ToolRegistry, name: string, args: JsonObject, 
 function success(value: JsonValue): CallToolResult {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   const result: CallToolResult = { content: [{ type: 'text', text }] };
-  // structuredContent is an object in MCP; other values travel as their JSON text only.
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) result.structuredContent = value;
+  // structuredContent is an object in MCP; other values travel as their JSON text only. So does an
+  // object with a key named `__proto__`: the SDK's server rebuilds structuredContent key by key
+  // (checking it), which would drop that key; the text keeps every key, and a client reads the text
+  // when structuredContent is absent.
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && !Object.hasOwn(value, '__proto__')) result.structuredContent = value;
   return result;
 }
 

@@ -1,10 +1,12 @@
 // `nuwa mcp [tool options]`: serves run_script, describe_tools and the loaded tools to one MCP
 // client over stdio (stdin/stdout carry the protocol; everything else goes to stderr) until the
 // client closes stdin or the process is interrupted; then the MCP servers it started are closed.
+// One bad message (too large, not JSON) is answered and skipped, never the end of the serving.
 import { readFileSync } from 'node:fs';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { UsageError, type CliIO } from './io.js';
 import { createNuwaMcpServer } from './mcp-server.js';
+import { NuwaStdioServerTransport } from './mcp-stdio.js';
+import { describeThrown } from '../util/foreign.js';
 import { loadRegistry, parseCommandArgs, parseLimits, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
 
 export const MCP_HELP = `Usage: nuwa mcp [options]
@@ -28,6 +30,7 @@ Options:
   --timeout <ms>            wall-clock limit for each run_script run and each call
   --max-steps <n>           limit on statements and loop iterations of each run
   --max-tool-calls <n>      limit on tool calls of each run
+  --max-source-bytes <n>    the longest script run_script accepts (default 4 MiB)
   -h, --help                show this help
 `;
 
@@ -49,16 +52,26 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
     reportLoadFailures(failures, io);
     const logger = { debug: () => {}, info: (m: string) => io.stderr(`${m}\n`), warn: (m: string) => io.stderr(`warning: ${m}\n`), error: (m: string) => io.stderr(`error: ${m}\n`) };
     const server = createNuwaMcpServer(registry, { yes: values.yes === true, limits, sandboxDir: io.cwd, logger, version: version() });
-    const finished = new Promise<void>((resolve) => {
-      process.stdin.once('end', resolve);
-      process.stdin.once('close', resolve);
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
+    // Whatever ends the serving, other than the client closing stdin (the normal end, which the
+    // client knows of), a line on stderr says what it was: a client must never see the server
+    // vanish without a word (as when the SDK's transport closed itself on one big message).
+    const finished = new Promise<{ why?: string; status: number }>((resolve) => {
+      process.stdin.once('end', () => resolve({ status: 0 }));
+      process.stdin.once('close', () => resolve({ status: 0 }));
+      process.stdin.once('error', (error) => resolve({ why: `stdin failed: ${describeThrown(error)}`, status: 1 }));
+      process.once('SIGINT', () => resolve({ why: 'interrupted (SIGINT)', status: 0 }));
+      process.once('SIGTERM', () => resolve({ why: 'terminated (SIGTERM)', status: 0 }));
+      server.onclose = () => resolve({ why: 'the connection was closed', status: 0 });
+      // Nothing left to wait for would otherwise end the process with Node's silent status 13.
+      process.once('beforeExit', () => resolve({ why: 'nothing is left to serve', status: 1 }));
     });
-    await server.connect(new StdioServerTransport());
-    await finished;
+    const report = (line: string) => io.stderr(`nuwa mcp: ${line}\n`);
+    server.onerror = (error) => report(`protocol error: ${describeThrown(error)}`);
+    await server.connect(new NuwaStdioServerTransport({ report }));
+    const { why, status } = await finished;
+    if (why !== undefined) report(`stopping: ${why}`);
     await server.close();
-    return 0;
+    return status;
   } finally {
     await close();
   }

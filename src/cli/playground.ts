@@ -30,6 +30,7 @@ Options:
   --timeout <ms>            wall-clock limit for each run, and for each tool call
   --max-steps <n>           limit on statements and loop iterations of each run
   --max-tool-calls <n>      limit on tool calls of each run
+  --max-source-bytes <n>    the longest script a run accepts (default 4 MiB)
   --trace <file.jsonl>      write the events of the tool calls the server runs as JSON lines
   --port <n>                the port to serve on (default ${DEFAULT_PORT}; if it is taken, the next free
                             one; 0 for any free port)

@@ -46,6 +46,7 @@ Options:
   --timeout <ms>            wall-clock limit for each entry
   --max-steps <n>           limit on statements and loop iterations, per entry
   --max-tool-calls <n>      limit on tool calls, per entry
+  --max-source-bytes <n>    the longest entry accepted (default 4 MiB)
   --trace <file.jsonl>      write the events of every entry as JSON lines
   -h, --help                show this help
 `;

@@ -37,6 +37,7 @@ Options:
   --timeout <ms>            wall-clock limit for the run
   --max-steps <n>           limit on statements and loop iterations
   --max-tool-calls <n>      limit on tool calls
+  --max-source-bytes <n>    the longest script text run accepts (default 4 MiB)
   --trace <file.jsonl>      write run events as JSON lines
   --json                    print one JSON object: { ok, output, variables, state, error?, stats }
   --check                   check the script first (nuwa check) and refuse to run it if it has errors

@@ -36,6 +36,7 @@ export const SHARED_OPTIONS = {
   timeout: { type: 'string' },
   'max-steps': { type: 'string' },
   'max-tool-calls': { type: 'string' },
+  'max-source-bytes': { type: 'string' },
   trace: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
@@ -71,6 +72,7 @@ export interface SharedValues {
   timeout?: string;
   'max-steps'?: string;
   'max-tool-calls'?: string;
+  'max-source-bytes'?: string;
 }
 
 export type { LoadFailure };
@@ -238,5 +240,6 @@ export function parseLimits(values: SharedValues): Limits {
   read('timeout', 'timeoutMs');
   read('max-steps', 'maxSteps');
   read('max-tool-calls', 'maxToolCalls');
+  read('max-source-bytes', 'maxSourceBytes');
   return limits;
 }

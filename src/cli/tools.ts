@@ -5,7 +5,7 @@
 import pc from 'picocolors';
 import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
 import type { SearchResult } from '../tools/search.js';
-import { firstSentence, parameterSummaries, typeText, type ParameterSummary } from '../tools/signature.js';
+import { argumentKey, firstSentence, parameterSummaries, typeText, type ParameterSummary } from '../tools/signature.js';
 import type { ConfirmLevel } from '../tools/types.js';
 import { didYouMean } from '../util/suggest.js';
 import { UsageError, type CliIO } from './io.js';
@@ -121,12 +121,12 @@ function describeText(tool: RegisteredTool, paint: Paint): string {
   lines.push('', paint.bold('Parameters'));
   const parameters = parameterSummaries(tool);
   if (parameters.length === 0) lines.push('  (none)');
-  const nameWidth = Math.max(...parameters.map((p) => p.name.length), 0);
+  const nameWidth = Math.max(...parameters.map((p) => argumentKey(p.name).length), 0);
   const typeWidth = Math.max(...parameters.map((p) => p.type.length), 0);
   const markWidth = Math.max(...parameters.map((p) => requirement(p).length), 0);
   for (const p of parameters) {
     const details = [p.description, p.constraints].filter((text) => text !== undefined).join('; ');
-    lines.push(`  ${[column(p.name, nameWidth, paint.bold), column(p.type, typeWidth, paint.cyan), column(requirement(p), markWidth, p.required ? paint.yellow : paint.dim), details].join('  ').trimEnd()}`);
+    lines.push(`  ${[column(argumentKey(p.name), nameWidth, paint.bold), column(p.type, typeWidth, paint.cyan), column(requirement(p), markWidth, p.required ? paint.yellow : paint.dim), details].join('  ').trimEnd()}`);
   }
   if (tool.parametersSchema.additionalProperties !== false && tool.parametersSchema.additionalProperties !== undefined) lines.push('  (other arguments are accepted too)');
   lines.push('', `${paint.bold('Returns')}  ${paint.cyan(typeText(tool.returnsSchema))}`);

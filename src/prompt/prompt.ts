@@ -4,9 +4,11 @@
 // and run; every tool as a one-line signature; and the session's state when asked.
 import { BUILTINS } from '../runtime/builtins.js';
 import { parse } from '../syntax/parse.js';
-import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
-import type { Session } from '../tools/session.js';
-import { acceptsMore, oneLine, parameterSummaries, typeText } from '../tools/signature.js';
+import { NuwaError } from '../errors.js';
+import { ToolRegistry, type RegisteredTool } from '../tools/registry.js';
+import { Session } from '../tools/session.js';
+import { Options, shown } from '../util/options.js';
+import { acceptsMore, argumentKey, oneLine, parameterSummaries, typeText } from '../tools/signature.js';
 
 export interface PromptOptions {
   /** Include the session's state (formatStateForPrompt), so the model can plan with it. */
@@ -67,10 +69,23 @@ PRINT(FORMAT("{c} cheap, together {t}", { c: cheap, t: SUM([prices[s] FOR s IN c
 
 /** A compact system prompt for the registry's tools (under 10 KB for ten tools). */
 export function buildPrompt(registry: ToolRegistry, options: PromptOptions = {}): string {
-  if (options === null || typeof options !== 'object') throw new TypeError('buildPrompt(registry, options): options must be an object');
-  const sections = [INTRO, RULES, builtinsSection(), examplesSection(options.examples), toolsSection(registry.list())];
-  if (options.state) sections.push(stateSection((options.session ?? registry.defaultSession).formatStateForPrompt()));
+  const where = 'buildPrompt(registry, options)';
+  if (!isToolRegistry(registry)) throw new NuwaError('TypeError', `${where}: registry must be a ToolRegistry, got ${shown(registry)}`);
+  const given = Options.of(where, options);
+  const state = given.boolean('state');
+  const session = given.check<Session>('session', (value) => value instanceof Session, 'a session from registry.createSession()');
+  const examples = given.check<boolean | unknown[]>('examples', (value) => typeof value === 'boolean' || Array.isArray(value), 'true, false or a list of scripts');
+  const sections = [INTRO, RULES, builtinsSection(), examplesSection(examples === undefined || typeof examples === 'boolean' ? examples : given.strings('examples')), toolsSection(registry.list())];
+  if (state) sections.push(stateSection((session ?? registry.defaultSession).formatStateForPrompt()));
   return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
+}
+
+function isToolRegistry(value: unknown): value is ToolRegistry {
+  try {
+    return value instanceof ToolRegistry;
+  } catch {
+    return false; // a Proxy whose getPrototypeOf trap throws
+  }
 }
 
 function builtinsSection(): string {
@@ -90,17 +105,16 @@ function builtinsSection(): string {
   return `## Built-in functions (UPPERCASE; they return values)\n${lines.join('\n')}`;
 }
 
-function examplesSection(examples: PromptOptions['examples']): string {
+function examplesSection(examples: boolean | string[] | undefined): string {
   if (examples === false) return '';
   const scripts = examples === undefined || examples === true ? DEFAULT_EXAMPLES : examples;
-  if (!Array.isArray(scripts) || scripts.some((script) => typeof script !== 'string')) throw new TypeError('buildPrompt: examples must be true, false or a list of scripts');
   if (scripts.length === 0) return '';
   scripts.forEach((script, i) => {
-    if (script.includes('```')) throw new TypeError(`buildPrompt: example ${i + 1} contains a fence (\`\`\`)`);
+    if (script.includes('```')) throw new NuwaError('TypeError', `buildPrompt: \`examples\`: example ${i + 1} contains a fence (\`\`\`)`);
     try {
       parse(script, { fileName: `example ${i + 1}` });
     } catch (error) {
-      throw new TypeError(`buildPrompt: example ${i + 1} does not parse: ${(error as Error).message}`, { cause: error });
+      throw new NuwaError('TypeError', `buildPrompt: \`examples\`: example ${i + 1} does not parse: ${(error as Error).message}`, { cause: error });
     }
   });
   const heading = scripts === DEFAULT_EXAMPLES ? '## Examples (their tools are illustrations: use only the tools listed below)' : '## Examples';
@@ -115,7 +129,7 @@ function toolsSection(tools: RegisteredTool[]): string {
 
 function toolLine(tool: RegisteredTool): string {
   const parameters = parameterSummaries(tool).map((p) => {
-    let text = `${p.name}${p.required ? '' : '?'}: ${p.type}`;
+    let text = `${argumentKey(p.name)}${p.required ? '' : '?'}: ${p.type}`;
     if (p.default !== undefined) text += ` = ${JSON.stringify(p.default)}`;
     if (p.constraints !== undefined) text += ` (${p.constraints})`;
     if (p.description !== undefined) text += ` "${clip(p.description, 100)}"`;

@@ -11,6 +11,8 @@ import type { ConfirmLevel, ToolCategory, ToolContext, ToolDefinition } from '..
 import type { JsonObject, JsonValue } from '../values/json.js';
 import type { ExecutableOptions, ExecutablesLoaded, LoadFailure } from '../tools/outside.js';
 import { envelopeFailure } from '../tools/envelope.js';
+import { NuwaError } from '../errors.js';
+import { Options, shown } from '../util/options.js';
 import { ToolLoadError } from './load-error.js';
 import { lastLines, runProcess, SpawnError, type ProcessOutcome } from './subprocess.js';
 
@@ -35,8 +37,8 @@ const PROBES_AT_ONCE = 8;
 const DEFAULT_CONFIRM: ConfirmLevel = 'write';
 
 /** Discovers the tools of `dir`, registers each, and reports the files that failed. */
-export async function loadExecutables(registry: ToolRegistry, dir: string, options: ExecutableOptions = {}): Promise<ExecutablesLoaded> {
-  checkOptions(options);
+export async function loadExecutables(registry: ToolRegistry, dir: string, given: ExecutableOptions = {}): Promise<ExecutablesLoaded> {
+  const options = readOptions(dir, given);
   const root = path.resolve(dir);
   const files = await discover(root, dir);
   const env = { ...process.env, ...options.env };
@@ -62,12 +64,18 @@ export async function loadExecutables(registry: ToolRegistry, dir: string, optio
   return { tools, failures };
 }
 
-function checkOptions(options: ExecutableOptions): void {
-  for (const key of ['timeoutMs', 'probeTimeoutMs', 'maxOutputBytes'] as const) {
-    const value = options[key];
-    if (value !== undefined && (typeof value !== 'number' || !(value > 0))) throw new TypeError(`loadExecutables: ${key} must be a positive number`);
-  }
-  if (options.env !== undefined && (options.env === null || typeof options.env !== 'object')) throw new TypeError('loadExecutables: env must be an object of name → string');
+/** The options, each read once and checked: a bad one is a NuwaError (TypeError) naming it. */
+function readOptions(dir: unknown, options: unknown): ExecutableOptions {
+  const where = 'loadExecutables(dir, options)';
+  if (typeof dir !== 'string' || dir === '') throw new NuwaError('TypeError', `${where}: dir must be a non-empty string, got ${shown(dir)}`);
+  const given = Options.of(where, options);
+  return {
+    timeoutMs: given.positive('timeoutMs'),
+    env: given.stringRecord('env'),
+    probeTimeoutMs: given.positive('probeTimeoutMs'),
+    signal: given.signal(),
+    maxOutputBytes: given.positive('maxOutputBytes'),
+  };
 }
 
 /** The candidate files of a tools directory: executable regular files not starting with `.` or `_`. */

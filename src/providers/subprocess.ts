@@ -3,6 +3,7 @@
 // stderr kept, and a kill on cancellation, on a timeout and on the host's own exit. Used by the
 // executables provider for `--tool-info` probes and for calls.
 import { spawn } from 'node:child_process';
+import { releaseGroup, superviseGroup } from './supervisor.js';
 
 export interface ProcessRequest {
   file: string;
@@ -38,11 +39,13 @@ export class SpawnError extends Error {
 const STDERR_TAIL_BYTES = 8 * 1024;
 
 // Process groups still running, killed if the host exits first (Ctrl-C, process.exit, an uncaught
-// error): a tool must not outlive the program that started it.
+// error): a tool must not outlive the program that started it. A host killed outright runs no exit
+// handler: for that, each group is also registered with the supervisor process (supervisor.ts).
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 function trackGroup(pid: number): void {
   liveGroups.add(pid);
+  superviseGroup(pid);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
@@ -131,7 +134,7 @@ export function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
     child.once('close', (exitCode, exitSignal) => {
       if (timer !== undefined) clearTimeout(timer);
       request.signal?.removeEventListener('abort', onAbort);
-      if (child.pid !== undefined) liveGroups.delete(child.pid);
+      if (child.pid !== undefined && liveGroups.delete(child.pid)) releaseGroup(child.pid);
       if (!spawned) return;
       resolve({
         stdout: Buffer.concat(stdout).toString('utf8'),

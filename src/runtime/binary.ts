@@ -6,10 +6,10 @@
 import type * as A from '../syntax/ast.js';
 import { equals, type Value } from '../values/values.js';
 import { BINARY_OPERATIONS } from './operators.js';
-import type { Run } from '../tools/run.js';
+import type { ScriptRun } from './script-run.js';
 import type { Scope } from './scope.js';
 
-type SyncEval = (rt: Run, scope: Scope) => Value;
+type SyncEval = (rt: ScriptRun, scope: Scope) => Value;
 
 /** `left <operator> right`, both synchronous. */
 export function compileBinary(node: A.BinaryExpression, left: SyncEval, right: SyncEval): SyncEval {

@@ -22,10 +22,61 @@ export interface Builtin {
   /** One line on what it yields, for prompts and help. */
   readonly summary: string;
   call(args: Value[], host: BuiltinHost, at: Position): Value;
+  /**
+   * A heavy built-in's work as steps (a generator that charges the run's clock as it goes and
+   * pauses between chunks; suspend.ts): the evaluator runs these, `call` runs them to their end.
+   */
+  readonly steps?: (args: Value[], host: BuiltinHost, at: Position) => Generator<void, Value, void>;
+  /** Whether these arguments are big enough for `steps`; smaller ones take `call`, in one go. */
+  readonly big?: (args: Value[]) => boolean;
 }
 
 export function define(name: string, minArgs: number, maxArgs: number, usage: string, summary: string, call: Builtin['call']): Builtin {
   return { name, minArgs, maxArgs, usage, summary, call };
+}
+
+/**
+ * A heavy built-in: `call` does small input in one go (most calls: no generator to pay for), `steps`
+ * big input (as `big` decides), pausing between chunks. Both give the same values and errors.
+ */
+export function withSteps(builtin: Builtin, big: NonNullable<Builtin['big']>, steps: NonNullable<Builtin['steps']>): Builtin {
+  return { ...builtin, big, steps };
+}
+
+/** Whether a value is big enough to be written or walked in steps. */
+export function bigValue(value: Value | undefined): boolean {
+  return typeof value === 'object' && value !== null ? value.totalItems >= 4096 || value.totalChars >= CHUNK : typeof value === 'string' && value.length >= CHUNK;
+}
+
+/** Characters (or items) a heavy built-in handles between two pauses; shorter input is done in one go. */
+export const CHUNK = 64 * 1024;
+/** Units of work between two reports to the run's clock. */
+const CHARGE_UNITS = 4096;
+
+/**
+ * The work of a heavy built-in as it goes: reported to the run's clock every few thousand units
+ * (items, or sixteen characters), where a passed deadline stops the run; `add` answers true every
+ * CHUNK units, where the built-in's steps pause.
+ */
+export class Progress {
+  private pending = 0;
+  private sincePause = 0;
+  private readonly charge: ((units: number) => void) | undefined;
+
+  constructor(host: BuiltinHost) {
+    this.charge = host.valueLimits.charge;
+  }
+
+  add(units: number): boolean {
+    this.pending += units;
+    if (this.pending < CHARGE_UNITS) return false;
+    this.charge?.(this.pending);
+    this.sincePause += this.pending;
+    this.pending = 0;
+    if (this.sincePause < CHUNK) return false;
+    this.sincePause = 0;
+    return true;
+  }
 }
 
 export function argumentError(usage: string, message: string, at: Position): NuwaError {

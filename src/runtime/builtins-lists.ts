@@ -1,9 +1,11 @@
 // The built-ins that build lists from lists (LANGUAGE.md §5): SLICE (of a list or a string), SORT,
 // REVERSE and RANGE, and SUM, which adds one up (§8). Their results are new values; the arguments
-// are never changed.
+// are never changed. Each list-building one has steps too (runtime/suspend.ts): on a long list it
+// reports its work as it goes and pauses between chunks, SORT included (sorted runs merged, instead
+// of one sort call that cannot be paused).
 import { NuwaError, type Position } from '../errors.js';
 import { describe, formatKeys, NuwaList, NuwaObject, type Value } from '../values/values.js';
-import { Args, chargeChars, define, type Builtin, type BuiltinHost } from './builtin-support.js';
+import { Args, chargeChars, CHUNK, define, Progress, withSteps, type Builtin, type BuiltinHost } from './builtin-support.js';
 
 /** An index as JavaScript's `slice` reads it: fractions truncated, negatives counted from the end. */
 function sliceIndex(index: number, length: number): number {
@@ -27,6 +29,26 @@ function slice([x, start, end]: Value[], host: BuiltinHost, at: Position): Value
   const items: Value[] = [];
   for (let i = first; i < last; i++) items.push(list.at(i));
   host.valueLimits.charge?.(items.length);
+  return NuwaList.from(items, host.valueLimits, at);
+}
+
+function* sliceSteps([x, start, end]: Value[], host: BuiltinHost, at: Position): Generator<void, Value, void> {
+  const args = new Args('SLICE', SLICE_USAGE, at);
+  const from = args.number(start!, 'a start index second');
+  const to = end === undefined ? undefined : args.number(end, 'an end index third');
+  if (typeof x === 'string') {
+    chargeChars(host, x.length);
+    return x.slice(from, to);
+  }
+  const list = args.list(x!, 'a list or string first');
+  const first = sliceIndex(from, list.length);
+  const last = to === undefined ? list.length : sliceIndex(to, list.length);
+  const items: Value[] = [];
+  const progress = new Progress(host);
+  for (let i = first; i < last; i++) {
+    items.push(list.at(i));
+    if (progress.add(1)) yield;
+  }
   return NuwaList.from(items, host.valueLimits, at);
 }
 
@@ -102,6 +124,72 @@ function sort([x, key]: Value[], host: BuiltinHost, at: Position): NuwaList {
   );
 }
 
+function* sortSteps([x, key]: Value[], host: BuiltinHost, at: Position): Generator<void, NuwaList, void> {
+  const args = new Args('SORT', SORT_USAGE, at);
+  const list = args.list(x!, 'a list first');
+  const items = list.toArray();
+  let keys: Value[] = items;
+  let itemName = (i: number) => `item ${i}`;
+  if (key !== undefined) {
+    const field = args.string(key, 'the key to sort by (a string) second');
+    keys = items.map((item, i) => {
+      if (!(item instanceof NuwaObject)) throw args.fail(`SORT with a key sorts a list of objects, but item ${i} is ${describe(item)}`);
+      const value = item.get(field);
+      if (value === undefined) throw args.fail(`SORT by "${field}": item ${i} has no key "${field}" (its keys: ${formatKeys([...item.keys()]) || 'none'})`);
+      return value;
+    });
+    itemName = (i: number) => `item ${i}'s "${field}"`;
+  }
+  const kind = sortKind(keys, args, itemName);
+  const before =
+    kind === 'number'
+      ? (a: number, b: number) => (keys[a] as number) - (keys[b] as number)
+      : (a: number, b: number) => {
+          const left = keys[a] as string;
+          const right = keys[b] as string;
+          return left < right ? -1 : left > right ? 1 : 0;
+        };
+  const order = yield* sortPositions(keys.length, before, new Progress(host));
+  return NuwaList.from(
+    order.map((i) => items[i]!),
+    host.valueLimits,
+    at,
+  );
+}
+
+/**
+ * The positions 0..n-1 ordered by `compare`, stably, in steps: runs of CHUNK positions are sorted
+ * by Array.prototype.sort (stable), then merged pairwise, a pause between chunks of work.
+ */
+function* sortPositions(n: number, compare: (a: number, b: number) => number, progress: Progress): Generator<void, number[], void> {
+  let order = Array.from({ length: n }, (_, i) => i);
+  for (let start = 0; start < n; start += CHUNK) {
+    const run = order.slice(start, start + CHUNK).sort(compare);
+    for (let i = 0; i < run.length; i++) order[start + i] = run[i]!;
+    // A sort of k items is about k·log2(k) comparisons.
+    if (progress.add(run.length * 16)) yield;
+  }
+  let other: number[] = new Array(n);
+  for (let width = CHUNK; width < n; width *= 2) {
+    for (let left = 0; left < n; left += 2 * width) {
+      const middle = Math.min(left + width, n);
+      const right = Math.min(left + 2 * width, n);
+      let i = left;
+      let j = middle;
+      let k = left;
+      while (i < middle && j < right) {
+        // Equal keys keep their order: the left run goes first.
+        other[k++] = compare(order[j]!, order[i]!) < 0 ? order[j++]! : order[i++]!;
+        if (progress.add(1)) yield;
+      }
+      while (i < middle) other[k++] = order[i++]!;
+      while (j < right) other[k++] = order[j++]!;
+    }
+    [order, other] = [other, order];
+  }
+  return order;
+}
+
 const RANGE_USAGE = 'RANGE(n) or RANGE(start, end)';
 
 function range([a, b]: Value[], host: BuiltinHost, at: Position): NuwaList {
@@ -119,6 +207,28 @@ function range([a, b]: Value[], host: BuiltinHost, at: Position): NuwaList {
   host.valueLimits.charge?.(count);
   return NuwaList.from(items, host.valueLimits, at);
 }
+
+function* rangeSteps([a, b]: Value[], host: BuiltinHost, at: Position): Generator<void, NuwaList, void> {
+  const args = new Args('RANGE', RANGE_USAGE, at);
+  const start = b === undefined ? 0 : args.integer(a!, 'a whole number start');
+  const end = b === undefined ? args.integer(a!, 'a whole number n') : args.integer(b, 'a whole number end');
+  const count = Math.max(0, end - start);
+  const { maxValueSize } = host.valueLimits;
+  if (count > maxValueSize) {
+    const call = b === undefined ? `RANGE(${end})` : `RANGE(${start}, ${end})`;
+    throw new NuwaError('LimitExceededError', `${call} would hold ${count} items, more than maxValueSize (${maxValueSize})`, at);
+  }
+  const items: number[] = new Array(count);
+  const progress = new Progress(host);
+  for (let i = 0; i < count; i++) {
+    items[i] = start + i;
+    if (progress.add(1)) yield;
+  }
+  return NuwaList.from(items, host.valueLimits, at);
+}
+
+/** A list (or string, for SLICE) long enough for steps. */
+const longList = (value: Value | undefined) => value instanceof NuwaList && value.length >= CHUNK;
 
 const SUM_USAGE = 'SUM(list)';
 
@@ -142,13 +252,41 @@ function sum([x]: Value[], host: BuiltinHost, at: Position): number {
 }
 
 export const LIST_BUILTINS: Builtin[] = [
-  define('SLICE', 2, 3, SLICE_USAGE, 'the part of a list or string from start up to (not including) end; negative indexes count from the end', slice),
-  define('SORT', 1, 2, SORT_USAGE, "a new list sorted ascending (numbers, or strings by code units); with key, objects sorted by that field; stable", sort),
-  define('REVERSE', 1, 1, 'REVERSE(list)', 'a new list with the items in reverse order', ([x], host, at) => {
-    const list = new Args('REVERSE', 'REVERSE(list)', at).list(x!);
-    host.valueLimits.charge?.(list.length);
-    return NuwaList.from(list.toArray().reverse(), host.valueLimits, at);
-  }),
-  define('RANGE', 1, 2, RANGE_USAGE, 'the list of whole numbers 0 .. n-1, or start .. end-1', range),
+  withSteps(
+    define('SLICE', 2, 3, SLICE_USAGE, 'the part of a list or string from start up to (not including) end; negative indexes count from the end', slice),
+    ([x]) => longList(x),
+    sliceSteps,
+  ),
+  withSteps(
+    define('SORT', 1, 2, SORT_USAGE, "a new list sorted ascending (numbers, or strings by code units); with key, objects sorted by that field; stable", sort),
+    ([x]) => longList(x),
+    sortSteps,
+  ),
+  withSteps(
+    define('REVERSE', 1, 1, 'REVERSE(list)', 'a new list with the items in reverse order', ([x], host, at) => {
+      const list = new Args('REVERSE', 'REVERSE(list)', at).list(x!);
+      host.valueLimits.charge?.(list.length);
+      return NuwaList.from(list.toArray().reverse(), host.valueLimits, at);
+    }),
+    ([x]) => longList(x),
+    function* ([x], host, at) {
+      const list = new Args('REVERSE', 'REVERSE(list)', at).list(x!);
+      const items: Value[] = new Array(list.length);
+      const progress = new Progress(host);
+      for (let i = 0; i < list.length; i++) {
+        items[i] = list.at(list.length - 1 - i);
+        if (progress.add(1)) yield;
+      }
+      return NuwaList.from(items, host.valueLimits, at);
+    },
+  ),
+  withSteps(
+    define('RANGE', 1, 2, RANGE_USAGE, 'the list of whole numbers 0 .. n-1, or start .. end-1', range),
+    ([a, b]) => {
+      const count = b === undefined ? a : typeof a === 'number' && typeof b === 'number' ? b - a : 0;
+      return typeof count === 'number' && count >= CHUNK;
+    },
+    rangeSteps,
+  ),
   define('SUM', 1, 1, SUM_USAGE, 'the sum of a list of numbers (0 for an empty list)', sum),
 ];

@@ -3,8 +3,8 @@
 // BUILTINS); argument problems raise FunctionArgumentError with the usage line.
 import { NuwaError, type Position } from '../errors.js';
 import { parseNumeric } from '../values/numeric.js';
-import { describe, equals, NuwaList, NuwaObject, toDisplayString, typeName, type Value } from '../values/values.js';
-import { Args, argumentError, define, type Builtin } from './builtin-support.js';
+import { describe, displayStringSteps, equals, NuwaList, NuwaObject, toDisplayString, typeName, type Value } from '../values/values.js';
+import { Args, argumentError, bigValue, chargeChars, CHUNK, define, Progress, withSteps, type Builtin } from './builtin-support.js';
 import { LIST_BUILTINS } from './builtins-lists.js';
 import { TEXT_BUILTINS } from './builtins-text.js';
 import { OBJECT_BUILTINS } from './builtins-objects.js';
@@ -49,10 +49,17 @@ function minMax(name: 'MIN' | 'MAX', args: Value[], at: Position): number {
 }
 
 const CORE_BUILTINS: Builtin[] = [
-  define('PRINT', 1, 1, 'PRINT(value)', 'writes the string form of value as one output line; yields null', ([value], host, at) => {
-    host.print(toDisplayString(value!, host.valueLimits), at);
-    return null;
-  }),
+  withSteps(
+    define('PRINT', 1, 1, 'PRINT(value)', 'writes the string form of value as one output line; yields null', ([value], host, at) => {
+      host.print(toDisplayString(value!, host.valueLimits), at);
+      return null;
+    }),
+    ([value]) => bigValue(value),
+    function* ([value], host, at) {
+      host.print(yield* displayStringSteps(value!, host.valueLimits), at);
+      return null;
+    },
+  ),
   define('NOW', 0, 0, 'NOW()', 'the current time in whole milliseconds since the Unix epoch', (_args, host) => host.now()),
   define('LEN', 1, 1, 'LEN(list | string | object)', 'the number of items of a list, characters (UTF-16 units) of a string, or keys of an object', ([x], _host, at) => {
     if (typeof x === 'string' || x instanceof NuwaList) return x.length;
@@ -67,26 +74,48 @@ const CORE_BUILTINS: Builtin[] = [
     if (!(list instanceof NuwaList)) throw argumentError('APPEND(list, value)', `APPEND expects a list first, got ${describe(list!)}`, at);
     return list.append(value!, host.valueLimits, at);
   }),
-  define(
-    'CONTAINS',
-    2,
-    2,
-    'CONTAINS(list | string | object, value)',
-    'whether a list has an item == value, a string contains the string value, or an object has the key value',
-    ([x, v], host, at) => {
-      const usage = 'CONTAINS(list | string | object, value)';
-      if (x instanceof NuwaList) {
-        for (let i = 0; i < x.length; i++) if (equals(x.at(i), v!, host.valueLimits)) return true;
-        return false;
+  withSteps(
+    define(
+      'CONTAINS',
+      2,
+      2,
+      'CONTAINS(list | string | object, value)',
+      'whether a list has an item == value, a string contains the string value, or an object has the key value',
+      ([x, v], host, at) => {
+        const usage = 'CONTAINS(list | string | object, value)';
+        if (x instanceof NuwaList) {
+          // Its work counts by the list's length, not as one step (the run's clock sees it).
+          host.valueLimits.charge?.(x.length);
+          for (let i = 0; i < x.length; i++) if (equals(x.at(i), v!, host.valueLimits)) return true;
+          return false;
+        }
+        if (typeof x === 'string' || x instanceof NuwaObject) {
+          if (typeof v !== 'string') throw argumentError(usage, `CONTAINS on ${typeName(x) === 'string' ? 'a string' : 'an object'} expects a string to look for, got ${describe(v!)}`, at);
+          if (typeof x === 'string') chargeChars(host, x.length);
+          return typeof x === 'string' ? x.includes(v) : x.has(v);
+        }
+        throw argumentError(usage, `CONTAINS expects a list, string or object first, got ${describe(x!)}`, at);
+      },
+    ),
+    ([x]) => x instanceof NuwaList && x.length >= CHUNK,
+    function* ([x, v], host) {
+      // Only a long list takes this path: CONTAINS on strings and objects is one step.
+      const list = x as NuwaList;
+      const progress = new Progress(host);
+      for (let i = 0; i < list.length; i++) {
+        if (equals(list.at(i), v!, host.valueLimits)) return true;
+        if (progress.add(1)) yield;
       }
-      if (typeof x === 'string' || x instanceof NuwaObject) {
-        if (typeof v !== 'string') throw argumentError(usage, `CONTAINS on ${typeName(x) === 'string' ? 'a string' : 'an object'} expects a string to look for, got ${describe(v!)}`, at);
-        return typeof x === 'string' ? x.includes(v) : x.has(v);
-      }
-      throw argumentError(usage, `CONTAINS expects a list, string or object first, got ${describe(x!)}`, at);
+      return false;
     },
   ),
-  define('STR', 1, 1, 'STR(value)', 'the string form of value (lists and objects as compact JSON)', ([x], host) => toDisplayString(x!, host.valueLimits)),
+  withSteps(
+    define('STR', 1, 1, 'STR(value)', 'the string form of value (lists and objects as compact JSON)', ([x], host) => toDisplayString(x!, host.valueLimits)),
+    ([x]) => bigValue(x),
+    function* ([x], host) {
+      return yield* displayStringSteps(x!, host.valueLimits);
+    },
+  ),
   define('NUMBER', 1, 1, 'NUMBER(string)', 'the number a numeric string denotes', ([x], _host, at) => {
     if (typeof x === 'number') return x;
     if (typeof x === 'string') {

@@ -8,7 +8,7 @@ import { tokenize } from '../syntax/lexer.js';
 import { parseExpressionTokens } from '../syntax/parser.js';
 import { didYouMean } from '../util/suggest.js';
 import type { SyncEval } from './compiled.js';
-import type { Run } from '../tools/run.js';
+import type { ScriptRun } from './script-run.js';
 import { Scope } from './scope.js';
 import { describe, type Value } from '../values/values.js';
 
@@ -29,7 +29,7 @@ function calcError(message: string, at: Position): NuwaError {
  * `compile` turns the formula's expression into a closure (the evaluator's compileSync, passed in:
  * the evaluator compiles CALC nodes into calls of this).
  */
-export function evaluateCalc(args: Value, node: A.CalcExpression, rt: Run, compile: (node: A.Expression) => SyncEval): Value {
+export function evaluateCalc(args: Value, node: A.CalcExpression, rt: ScriptRun, compile: (node: A.Expression) => SyncEval): Value {
   if (!(args instanceof Map)) throw calcError('CALC expects { formula: "...", vars: { ... } }', node);
   for (const key of args.keys()) {
     if (key !== 'formula' && key !== 'vars') throw calcError(`CALC does not take \`${key}\`: it takes formula (text) and vars (an object)`, node);

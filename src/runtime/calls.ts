@@ -7,7 +7,7 @@ import { checkTotals, MAX_VALUE_DEPTH, setJsonKey, toJson, type Value } from '..
 import { intern } from '../util/intern.js';
 import { Pending, type Waiting } from '../util/pending.js';
 import type { AsyncEval, Compiled } from './compiled.js';
-import type { Run } from '../tools/run.js';
+import type { ScriptRun } from './script-run.js';
 import { callFromScript, type ScriptCallSite } from './script-call.js';
 import type { Scope } from './scope.js';
 
@@ -15,7 +15,7 @@ import type { Scope } from './scope.js';
  * A CALL whose arguments need no waiting, with what to do with its answer (`andThen`): done at once
  * when the tool answers at once, else in the microtask in which its promise settles (callTool).
  */
-export type CallWith = <R>(rt: Run, scope: Scope, andThen: (value: Value, site: ScriptCallSite) => R) => R | Waiting;
+export type CallWith = <R>(rt: ScriptRun, scope: Scope, andThen: (value: Value, site: ScriptCallSite) => R) => R | Waiting;
 
 const same = <T>(value: T): T => value;
 
@@ -28,14 +28,14 @@ export function compileToolCall(node: A.CallExpression, values: Compiled[]): { c
   const keys = node.arguments.properties.map((p) => p.key);
   const keyChars = keys.reduce((sum, key) => sum + key.length, 0);
   const make = argumentsMaker(keys);
-  const refuse = (items: number, chars: number, depth: number, rt: Run): never => {
+  const refuse = (items: number, chars: number, depth: number, rt: ScriptRun): never => {
     checkTotals(items, chars, depth, rt.valueLimits, `the arguments of \`${tool}\``, node.arguments);
     throw new Error('internal: arguments over the limits were not refused');
   };
 
   // The arguments object is a value built here, expanded into plain JSON for the tool: its totals
   // are checked as each argument is added, before that argument is expanded.
-  const build = (rt: Run, parts: Value[]): JsonObject => {
+  const build = (rt: ScriptRun, parts: Value[]): JsonObject => {
     const json: JsonValue[] = new Array(parts.length);
     let items = keys.length;
     let chars = keyChars;
@@ -57,7 +57,7 @@ export function compileToolCall(node: A.CallExpression, values: Compiled[]): { c
   };
 
   // One argument that is a number, a boolean or null adds nothing to check.
-  const buildOne = (rt: Run, value: Value): JsonObject =>
+  const buildOne = (rt: ScriptRun, value: Value): JsonObject =>
     typeof value === 'number' || typeof value === 'boolean' || value === null ? make.one(value) : build(rt, [value]);
 
   if (values.every((v) => v.sync !== null)) {

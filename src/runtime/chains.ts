@@ -9,7 +9,7 @@ import type * as A from '../syntax/ast.js';
 import { evaluatePart, type Compiled } from './compiled.js';
 import { BINARY_OPERATIONS, decidedByLeft, indexInto, logicalOperand, member } from './operators.js';
 import type { Value } from '../values/values.js';
-import type { Run } from '../tools/run.js';
+import type { ScriptRun } from './script-run.js';
 
 const SPINE_THRESHOLD = 64;
 
@@ -90,7 +90,7 @@ export function compileSpine(top: SpineNode, compile: (node: A.Expression) => Co
   };
 }
 
-function applyLink(node: Exclude<SpineNode, A.LogicalExpression>, value: Value, operand: Value, rt: Run): Value {
+function applyLink(node: Exclude<SpineNode, A.LogicalExpression>, value: Value, operand: Value, rt: ScriptRun): Value {
   switch (node.type) {
     case 'Binary':
       return BINARY_OPERATIONS[node.operator](value, operand, node, rt.valueLimits);

@@ -2,18 +2,18 @@
 // synchronous closure when no CALL is reachable from it, else one that may return a promise; a
 // statement runs synchronously until it must wait. The compilers (evaluator.ts, calls.ts,
 // chains.ts, calc.ts) share these shapes.
-import type { Run } from '../tools/run.js';
+import type { ScriptRun } from './script-run.js';
 import type { Waiting } from '../util/pending.js';
 import type { Value } from '../values/values.js';
 import type { Scope } from './scope.js';
 
-export type SyncEval = (rt: Run, scope: Scope) => Value;
+export type SyncEval = (rt: ScriptRun, scope: Scope) => Value;
 /**
  * An expression that may reach a CALL: its value, or a promise of it when it had to wait. (A tool
  * that returns a plain value answers at once, so a CALL costs a promise only when the tool does.)
  * A Value is never a Promise, so `instanceof Promise` tells the two apart.
  */
-export type AsyncEval = (rt: Run, scope: Scope) => Value | Promise<Value>;
+export type AsyncEval = (rt: ScriptRun, scope: Scope) => Value | Promise<Value>;
 /** A compiled expression: exactly one of the two is set, chosen by whether the node may wait (waiting.ts: a CALL or a list comprehension inside). */
 export interface Compiled {
   sync: SyncEval | null;
@@ -27,7 +27,7 @@ export interface Compiled {
  * that point. So a CALL-free stretch of script costs no promise, and a long one still lets timers,
  * signals and Ctrl-C in.
  */
-export type Exec = (rt: Run, scope: Scope) => Waiting | undefined;
+export type Exec = (rt: ScriptRun, scope: Scope) => Waiting | undefined;
 
 
 /**
@@ -35,6 +35,6 @@ export type Exec = (rt: Run, scope: Scope) => Waiting | undefined;
  * function) means `await evaluatePart(...)` on a sync part costs only the await itself; single parts use
  * the inline form `x.async ? await x.async(...) : x.sync!(...)`, which costs nothing when sync.
  */
-export function evaluatePart(part: Compiled, rt: Run, scope: Scope): Value | Promise<Value> {
+export function evaluatePart(part: Compiled, rt: ScriptRun, scope: Scope): Value | Promise<Value> {
   return part.async !== null ? part.async(rt, scope) : part.sync!(rt, scope);
 }

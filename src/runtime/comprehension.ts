@@ -13,18 +13,19 @@
 // tool that answers later, or for that turn). Without a CALL, one scope serves every element in turn
 // (nothing can keep it: only a tool's context could).
 //
-// The seam for concurrent calls (DURABLE.md §4): an ElementsRun evaluates one element at a time,
-// `element(index)`, in the element's own scope (`scopeFor`), and `evaluateElementsInOrder` is the
-// one routine that decides which element runs when: today each after the one before has finished.
-// A routine that starts several elements at once replaces it, adding their values to the results
-// in item order.
+// Which element runs when is decided by one of two routines: `evaluateElementsInOrder` (each element
+// after the one before has finished) for elements that call no tool, and, for elements that can,
+// `evaluateElementsConcurrently` (concurrent-elements.ts: their calls overlap, DURABLE.md §4). Both
+// evaluate an element with `element(index)` in its own scope (`scopeFor`) and keep the values in
+// item order.
 import type * as A from '../syntax/ast.js';
 import { NuwaError, type Position } from '../errors.js';
 import { intern } from '../util/intern.js';
 import { checkTotals, describe, NuwaList, NuwaObject, type Value, type ValueLimits } from '../values/values.js';
-import type { Run } from '../tools/run.js';
+import type { ScriptRun } from './script-run.js';
 import { evaluatePart, type Compiled } from './compiled.js';
-import { Scope } from './scope.js';
+import { Scope, type ConcurrentElement } from './scope.js';
+import { evaluateElementsConcurrently } from './concurrent-elements.js';
 
 /** A comprehension, compiled: what each evaluation of it needs. */
 export interface CompiledComprehension {
@@ -51,10 +52,11 @@ export function compileComprehension(node: A.ComprehensionExpression, compile: (
     condition: node.condition === null ? null : compile(node.condition),
     calls: node.element.hasCall || (node.condition !== null && node.condition.hasCall),
   };
-  const over = (items: Value, rt: Run, scope: Scope): Value | Promise<Value> => {
+  const over = (items: Value, rt: ScriptRun, scope: Scope): Value | Promise<Value> => {
     if (!(items instanceof NuwaList)) throw iterableError(items, node);
     const elements = new ElementsRun(comprehension, rt, scope, items);
-    const waiting = evaluateElementsInOrder(elements);
+    // Elements that can call a tool run concurrently (DURABLE.md §4); the others one after another.
+    const waiting = comprehension.calls && items.length > 1 ? evaluateElementsConcurrently(elements) : evaluateElementsInOrder(elements);
     return waiting === undefined ? elements.results.list() : waiting.then(() => elements.results.list());
   };
   return {
@@ -74,7 +76,7 @@ export class ElementsRun {
 
   constructor(
     readonly comprehension: CompiledComprehension,
-    readonly rt: Run,
+    readonly rt: ScriptRun,
     /** The scope the comprehension stands in. */
     readonly scope: Scope,
     readonly items: NuwaList,
@@ -102,11 +104,12 @@ export class ElementsRun {
    * holds) its value; SKIPPED when the condition leaves the item out. A promise when a part had to
    * wait (a tool answering later, or a nested comprehension giving a turn).
    */
-  element(index: number): ElementValue | Promise<ElementValue> {
+  element(index: number, concurrent: ConcurrentElement | null = null): ElementValue | Promise<ElementValue> {
     const { rt, comprehension } = this;
     const { node, element, condition } = comprehension;
     rt.tick(node);
     const inner = this.scopeFor(index);
+    inner.element = concurrent;
     if (condition === null) return evaluatePart(element, rt, inner);
     const test = evaluatePart(condition, rt, inner);
     if (test instanceof Promise) return test.then((settled) => (holds(settled, node) ? evaluatePart(element, rt, inner) : SKIPPED));

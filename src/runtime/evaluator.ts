@@ -8,7 +8,7 @@
 // a tool awaits once per call, not once per node (DESIGN.md, "Performance shape"). Statements run
 // synchronously until they must wait (see Exec): a long CALL-free run waits only for the turns it
 // gives the event loop once per time slice (Run.yieldDue), at a loop iteration or between statements.
-import type * as A from '../syntax/ast.js';
+import * as A from '../syntax/ast.js';
 import { NuwaError } from '../errors.js';
 import { undefinedVariableMessage } from './hints.js';
 import { BUILTINS_BY_NAME, unknownFunctionMessage } from '../syntax/functions.js';
@@ -22,13 +22,14 @@ import { compileToolCall, type CallWith } from './calls.js';
 import { compileComprehension } from './comprehension.js';
 import { markWaiting, mayWait } from './waiting.js';
 import { BINARY_OPERATIONS, decidedByLeft, indexInto, logicalOperand, member, UNARY_OPERATIONS } from './operators.js';
-import type { Run } from '../tools/run.js';
+import type { ScriptRun } from './script-run.js';
 import type { ScriptCallSite } from './script-call.js';
 import { follow, Pending, type Continuation, type Waiting } from '../util/pending.js';
 import { Scope } from './scope.js';
 import { evaluatePart, type AsyncEval, type Compiled, type Exec, type SyncEval } from './compiled.js';
 import { describe, NuwaList, NuwaObject, typeName, type Value } from '../values/values.js';
 import { intern } from '../util/intern.js';
+import { callSteps, callStepsAsync, Suspension } from './suspend.js';
 
 /** A compiled program. */
 export type CompiledProgram = Exec;
@@ -38,32 +39,88 @@ const cache = new WeakMap<A.Program, CompiledProgram>();
 /** The program being compiled: error messages look at it to explain a missing name (hints.ts). */
 let compiling: A.Program | undefined;
 
-/** Compiles a program once; running the same AST again reuses the closures. */
+/**
+ * Compiles a program once; running the same AST again reuses the closures. Its top-level statements
+ * are compiled as they are first reached, not all before the first runs: a script of a hundred
+ * thousand statements would otherwise hold the event loop for the half second that compiling it
+ * takes, where statement by statement the run gives it a turn every time slice (TOOLS.md §7).
+ */
 export function compileProgram(program: A.Program): CompiledProgram {
   let compiled = cache.get(program);
   if (!compiled) {
-    compiling = program;
     markWaiting(program);
-    try {
-      compiled = compileBlock(mapEach(program.body, compileStatement));
-    } finally {
-      compiling = undefined;
+    const runs: Exec[] = new Array(program.body.length);
+    for (let i = 0; i < runs.length; i++) {
+      // Replaces itself once compiled.
+      runs[i] = (rt, scope) => (runs[i] = compileTopLevel(program, program.body[i]!))(rt, scope);
     }
+    // Always a runner, even for one statement: a suspended built-in needs one to run it again.
+    compiled = blockRunner(runs, statementKinds(program.body));
     cache.set(program, compiled);
   }
   return compiled;
 }
 
+/** Compiles one statement of `program` (error messages look at the whole program: hints.ts). */
+function compileTopLevel(program: A.Program, statement: A.Statement): Exec {
+  compiling = program;
+  try {
+    return compileStatement(statement);
+  } finally {
+    compiling = undefined;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Statements
 
-function compileBlock(runs: Exec[]): Exec {
+/**
+ * What each statement of a block is to a suspension (suspend.ts): NO_HEAVY when it calls no heavy
+ * built-in (its runner then marks nothing: most statements, and a tight loop pays nothing), QUIET
+ * when it does and has no CALL (it may be suspended), LOUD when it has a CALL too.
+ */
+type StatementKind = 0 | 1 | 2;
+const NO_HEAVY = 0;
+const QUIET = 1;
+const LOUD = 2;
+
+function statementKinds(statements: readonly A.Statement[]): StatementKind[] {
+  return statements.map((statement) => (!callsHeavy(statement) ? NO_HEAVY : statement.hasCall ? LOUD : QUIET));
+}
+
+/** Whether a heavy built-in (one with steps) is called anywhere in `node`. */
+function callsHeavy(node: A.Node): boolean {
+  const pending: A.Node[] = [node];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if (next.type === 'FunctionCall' && BUILTINS.get(next.name)?.steps !== undefined) return true;
+    for (const child of A.childrenOf(next)) pending.push(child);
+  }
+  return false;
+}
+
+function compileBlock(statements: readonly A.Statement[]): Exec {
+  const runs = mapEach(statements, compileStatement);
+  // One statement needs no runner: a suspension inside it goes to the runner of the statement
+  // around it, which runs that statement again (its condition or iterable first, which suspend.ts
+  // allows only when nothing was printed).
   if (runs.length === 1) return runs[0]!;
+  return blockRunner(runs, statementKinds(statements));
+}
+
+function blockRunner(runs: Exec[], kinds: StatementKind[]): Exec {
   return (rt, scope) => {
     for (let i = 0; i < runs.length; i++) {
-      const waiting = runs[i]!(rt, scope);
-      if (waiting !== undefined) return new BlockRun(runs, i + 1, rt, scope).after(waiting);
-      if (rt.yieldDue) return new BlockRun(runs, i + 1, rt, scope).after(rt.yieldTurn());
+      if (kinds[i] !== NO_HEAVY) rt.enterStatement(kinds[i] === QUIET, false);
+      let waiting: Waiting | undefined;
+      try {
+        waiting = runs[i]!(rt, scope);
+      } catch (error) {
+        if (!(error instanceof Suspension)) throw error;
+        return new BlockRun(runs, kinds, i, rt, scope, true).after(rt.finishSuspended(error));
+      }
+      if (waiting !== undefined) return new BlockRun(runs, kinds, i + 1, rt, scope, false).after(waiting);
+      if (rt.yieldDue) return new BlockRun(runs, kinds, i + 1, rt, scope, false).after(rt.yieldTurn());
     }
     return undefined;
   };
@@ -73,14 +130,19 @@ function compileBlock(runs: Exec[]): Exec {
 class BlockRun extends Pending implements Continuation {
   // Fields set in the constructor (`declare`d): see Pending.
   private declare readonly runs: Exec[];
+  private declare readonly kinds: StatementKind[];
   private declare next: number;
-  private declare readonly rt: Run;
+  /** The next statement is one a suspension runs again. */
+  private declare again: boolean;
+  private declare readonly rt: ScriptRun;
   private declare readonly scope: Scope;
 
-  constructor(runs: Exec[], next: number, rt: Run, scope: Scope) {
+  constructor(runs: Exec[], kinds: StatementKind[], next: number, rt: ScriptRun, scope: Scope, again: boolean) {
     super();
     this.runs = runs;
+    this.kinds = kinds;
     this.next = next;
+    this.again = again;
     this.rt = rt;
     this.scope = scope;
   }
@@ -91,10 +153,21 @@ class BlockRun extends Pending implements Continuation {
   }
 
   resume(): void {
-    const { runs, rt, scope } = this;
+    const { runs, kinds, rt, scope } = this;
     try {
       while (this.next < runs.length) {
-        const waiting = runs[this.next++]!(rt, scope);
+        const i = this.next++;
+        if (kinds[i] !== NO_HEAVY) rt.enterStatement(kinds[i] === QUIET, this.again);
+        this.again = false;
+        let waiting: Waiting | undefined;
+        try {
+          waiting = runs[i]!(rt, scope);
+        } catch (error) {
+          if (!(error instanceof Suspension)) throw error;
+          this.next = i;
+          this.again = true;
+          return follow(rt.finishSuspended(error), this);
+        }
         if (waiting !== undefined) return follow(waiting, this);
         if (rt.yieldDue) return follow(rt.yieldTurn(), this);
       }
@@ -189,8 +262,8 @@ function conditionError(value: Value, node: A.IfStatement): NuwaError {
 
 function compileIf(node: A.IfStatement): Exec {
   const condition = compileExpression(node.condition);
-  const then = compileBlock(mapEach(node.consequent, compileStatement));
-  const otherwise = node.alternate ? compileBlock(mapEach(node.alternate, compileStatement)) : nothing;
+  const then = compileBlock(node.consequent);
+  const otherwise = node.alternate ? compileBlock(node.alternate) : nothing;
   if (condition.sync) {
     const test = condition.sync;
     return (rt, scope) => {
@@ -201,7 +274,7 @@ function compileIf(node: A.IfStatement): Exec {
       throw conditionError(value, node);
     };
   }
-  const branch = (value: Value, rt: Run, scope: Scope): Waiting | undefined => {
+  const branch = (value: Value, rt: ScriptRun, scope: Scope): Waiting | undefined => {
     if (value === true) return then(rt, scope);
     if (value === false) return otherwise(rt, scope);
     throw conditionError(value, node);
@@ -232,6 +305,8 @@ interface CompiledLoop {
   node: A.ForStatement;
   variable: string;
   statements: Exec[];
+  /** What each of them is to a suspension. */
+  kinds: StatementKind[];
   /** Whether the body can call a tool, whose context keeps the scope of its iteration. */
   calls: boolean;
 }
@@ -253,14 +328,17 @@ class LoopRun extends Pending implements Continuation {
   /** The scope of the last iteration, emptied for the next one when nothing can have kept it. */
   private declare spare: Scope | null;
   private declare readonly loop: CompiledLoop;
-  private declare readonly rt: Run;
+  private declare readonly rt: ScriptRun;
   private declare readonly scope: Scope;
   private declare readonly items: NuwaList;
+  /** The statement to run next is one a suspension runs again. */
+  private declare again: boolean;
 
-  constructor(loop: CompiledLoop, rt: Run, scope: Scope, items: NuwaList) {
+  constructor(loop: CompiledLoop, rt: ScriptRun, scope: Scope, items: NuwaList) {
     super();
     this.next = 0;
     this.statement = 0;
+    this.again = false;
     this.inner = null;
     this.spare = null;
     this.loop = loop;
@@ -271,7 +349,7 @@ class LoopRun extends Pending implements Continuation {
 
   step(): Waiting | undefined {
     const { rt, items } = this;
-    const { node, statements } = this.loop;
+    const { node, statements, kinds } = this.loop;
     let next = this.next;
     let statement = this.statement;
     let inner = this.inner;
@@ -286,6 +364,15 @@ class LoopRun extends Pending implements Continuation {
         statement = 0;
       }
       while (statement < statements.length) {
+        if (kinds[statement] !== NO_HEAVY) {
+          rt.enterStatement(kinds[statement] === QUIET, this.again);
+          this.again = false;
+          // Where to run it again from, should a heavy built-in suspend it (suspended() below):
+          // saved here, so that the loop needs no try of its own.
+          this.next = next;
+          this.statement = statement;
+          this.inner = inner;
+        }
         const waiting = statements[statement++]!(rt, inner);
         if (waiting !== undefined) {
           this.next = next;
@@ -303,12 +390,19 @@ class LoopRun extends Pending implements Continuation {
     }
   }
 
+  /** A statement of the body was suspended (step() saved where it was): it runs again once the call has finished. */
+  suspended(suspension: Suspension): Waiting {
+    this.again = true;
+    return this.rt.finishSuspended(suspension);
+  }
+
   resume(): void {
     let waiting: Waiting | undefined;
     try {
       waiting = this.step();
     } catch (error) {
-      return this.rejectWith(error);
+      if (!(error instanceof Suspension)) return this.rejectWith(error);
+      waiting = this.suspended(error);
     }
     if (waiting === undefined) this.resolveWith(undefined);
     else follow(waiting, this);
@@ -321,11 +415,23 @@ class LoopRun extends Pending implements Continuation {
 
 function compileFor(node: A.ForStatement): Exec {
   const iterable = compileExpression(node.iterable);
-  const loop: CompiledLoop = { node, variable: intern(node.variable), statements: mapEach(node.body, compileStatement), calls: node.body.some((statement) => statement.hasCall) };
+  const loop: CompiledLoop = {
+    node,
+    variable: intern(node.variable),
+    statements: mapEach(node.body, compileStatement),
+    kinds: statementKinds(node.body),
+    calls: node.body.some((statement) => statement.hasCall),
+  };
 
-  const run = (rt: Run, scope: Scope, items: NuwaList): Waiting | undefined => {
+  const run = (rt: ScriptRun, scope: Scope, items: NuwaList): Waiting | undefined => {
     const loopRun = new LoopRun(loop, rt, scope, items);
-    const waiting = loopRun.step();
+    let waiting: Waiting | undefined;
+    try {
+      waiting = loopRun.step();
+    } catch (error) {
+      if (!(error instanceof Suspension)) throw error;
+      waiting = loopRun.suspended(error);
+    }
     if (waiting === undefined) return undefined;
     follow(waiting, loopRun);
     return loopRun;
@@ -340,7 +446,7 @@ function compileFor(node: A.ForStatement): Exec {
       return run(rt, scope, items);
     };
   }
-  const loopOver = (items: Value, rt: Run, scope: Scope): Waiting | undefined => {
+  const loopOver = (items: Value, rt: ScriptRun, scope: Scope): Waiting | undefined => {
     if (!(items instanceof NuwaList)) throw iterableError(items, node);
     return run(rt, scope, items);
   };
@@ -461,7 +567,7 @@ function compileAsync(node: A.Expression): AsyncEval {
       const operation = BINARY_OPERATIONS[node.operator];
       const left = compileExpression(node.left);
       const right = compileExpression(node.right);
-      const withLeft = (l: Value, rt: Run, scope: Scope): Value | Promise<Value> => {
+      const withLeft = (l: Value, rt: ScriptRun, scope: Scope): Value | Promise<Value> => {
         const r = evaluatePart(right, rt, scope);
         return r instanceof Promise ? r.then((settled) => operation(l, settled, node, rt.valueLimits)) : operation(l, r, node, rt.valueLimits);
       };
@@ -473,7 +579,7 @@ function compileAsync(node: A.Expression): AsyncEval {
     case 'Logical': {
       const left = compileExpression(node.left);
       const right = compileExpression(node.right);
-      const withLeft = (l: Value, rt: Run, scope: Scope): Value | Promise<Value> => {
+      const withLeft = (l: Value, rt: ScriptRun, scope: Scope): Value | Promise<Value> => {
         const decided = decidedByLeft(l, node);
         if (decided !== undefined) return decided;
         const r = evaluatePart(right, rt, scope);
@@ -511,10 +617,10 @@ function compileAsync(node: A.Expression): AsyncEval {
       // answers at once, make no promise.
       const builtin = BUILTINS.get(node.name);
       const args = mapEach(node.arguments, compileExpression);
-      const rest = async (rt: Run, scope: Scope, values: Value[], from: number, pending: Promise<Value>): Promise<Value> => {
+      const rest = async (rt: ScriptRun, scope: Scope, values: Value[], from: number, pending: Promise<Value>): Promise<Value> => {
         values[from] = await pending;
         for (let i = from + 1; i < args.length; i++) values[i] = await evaluatePart(args[i]!, rt, scope);
-        return callBuiltin(builtin, values, node, rt);
+        return callBuiltinWaiting(builtin, values, node, rt);
       };
       return (rt, scope) => {
         const values: Value[] = new Array(args.length);
@@ -523,7 +629,7 @@ function compileAsync(node: A.Expression): AsyncEval {
           if (value instanceof Promise) return rest(rt, scope, values, i, value);
           values[i] = value;
         }
-        return callBuiltin(builtin, values, node, rt);
+        return callBuiltinWaiting(builtin, values, node, rt);
       };
     }
     case 'Call':
@@ -544,7 +650,7 @@ function compileVariable(node: A.Variable): SyncEval {
   };
 }
 
-function undefinedVariable(node: A.Variable, scope: Scope, rt: Run, program: A.Program | undefined): NuwaError {
+function undefinedVariable(node: A.Variable, scope: Scope, rt: ScriptRun, program: A.Program | undefined): NuwaError {
   const message = undefinedVariableMessage(node, { visibleNames: () => scope.visibleNames(), isTool: (name) => rt.hasTool(name), program });
   return new NuwaError('UndefinedVariableError', message, node);
 }
@@ -563,19 +669,31 @@ function compileFunctionCall(node: A.FunctionCall): SyncEval {
   };
 }
 
-function callBuiltin(builtin: Builtin | undefined, args: Value[], node: A.FunctionCall, rt: Run): Value {
+function callBuiltin(builtin: Builtin | undefined, args: Value[], node: A.FunctionCall, rt: ScriptRun): Value {
   if (builtin === undefined) throw unknownFunction(node, rt);
   if (args.length < builtin.minArgs || args.length > builtin.maxArgs) throw arityError(builtin, args.length, node);
   try {
-    return builtin.call(args, rt, node);
+    // A heavy built-in on big arguments works in steps, and may suspend the statement (suspend.ts).
+    return builtin.steps === undefined || !builtin.big!(args) ? builtin.call(args, rt, node) : callSteps(builtin.steps, args, node, rt);
   } catch (error) {
     // A limit reached inside a value walk (the string form of a list, say) points at the call.
     throw error instanceof NuwaError ? error.at(node) : error;
   }
 }
 
+/**
+ * callBuiltin in a closure that may wait anyway (its statement has a CALL, so it is never suspended):
+ * a heavy built-in on big arguments lets the event loop in as it goes; any other answers at once.
+ */
+function callBuiltinWaiting(builtin: Builtin | undefined, args: Value[], node: A.FunctionCall, rt: ScriptRun): Value | Promise<Value> {
+  if (builtin?.steps === undefined || args.length < builtin.minArgs || args.length > builtin.maxArgs || !builtin.big!(args)) return callBuiltin(builtin, args, node, rt);
+  return callStepsAsync(builtin.steps(args, rt, node), rt).catch((error: unknown) => {
+    throw error instanceof NuwaError ? error.at(node) : error;
+  });
+}
+
 /** The UnknownFunctionError of `NAME(...)`; the checker reports the same one before the run. */
-export function unknownFunction(node: A.FunctionCall, rt: Pick<Run, 'hasTool'>): NuwaError {
+export function unknownFunction(node: A.FunctionCall, rt: Pick<ScriptRun, 'hasTool'>): NuwaError {
   const repair = repairFunction(node.name, node.arguments, BUILTINS_BY_NAME, node);
   return new NuwaError('UnknownFunctionError', unknownFunctionMessage(node.name, (name) => rt.hasTool(name), repair?.hint), node);
 }

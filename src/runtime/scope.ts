@@ -18,6 +18,21 @@
 // The loop variable is not counted: it is an item of the list being looped over.
 import { charsIn, checkTotals, itemsIn, type Value, type ValueLimits } from '../values/values.js';
 
+/**
+ * One element of a list comprehension whose elements run concurrently (comprehension.ts): what a
+ * CALL inside it needs to keep the rules of DURABLE.md §4.
+ */
+export interface ConcurrentElement {
+  /** Aborted when an element before this one failed: its calls stop. */
+  readonly signal: AbortSignal;
+  /**
+   * Resolves once every element before this one has finished, in this comprehension and in every
+   * comprehension around it: a write or an approval waits for it, and so does the element's work
+   * after each of its calls, which keeps that work (NOW(), PRINT) in element order.
+   */
+  turn(): Promise<void>;
+}
+
 const SMALL_SCOPE = 8;
 
 /** Whether a value counts toward the totals at all (numbers, booleans and null do not). */
@@ -51,6 +66,8 @@ export class Scope {
    * in the list; -1 in any other scope.
    */
   declare itemIndex: number;
+  /** In the scope of an element of a comprehension whose elements run concurrently: that element. */
+  declare element: ConcurrentElement | null;
 
   constructor(parent: Scope | null, loopName: string | null = null, loopValue: Value = null, limits?: ValueLimits, itemIndex = -1) {
     this.parent = parent;
@@ -60,6 +77,13 @@ export class Scope {
     this.map = null;
     this.weight = limits === undefined ? null : { items: 0, chars: 0, loopCounted: false, limits };
     this.itemIndex = itemIndex;
+    this.element = null;
+  }
+
+  /** The element of a concurrent comprehension this scope is in, if any (the nearest one). */
+  nearestElement(): ConcurrentElement | null {
+    for (let scope: Scope | null = this; scope !== null; scope = scope.parent) if (scope.element !== null) return scope.element;
+    return null;
   }
 
   /** The scope of one FOR iteration or comprehension element: `name` bound to the item at `index`. */

@@ -5,27 +5,53 @@ import { isNuwaError, type Position } from '../errors.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { fromJson, toJson, type Value } from '../values/values.js';
 import { describeThrown } from '../util/foreign.js';
-import type { Pending } from '../util/pending.js';
+import { Pending } from '../util/pending.js';
 import type { CallSite, VariableAccess } from '../tools/call-host.js';
 import { callTool } from '../tools/invoke.js';
-import type { Run } from '../tools/run.js';
-import type { Scope } from './scope.js';
+import type { ScriptRun } from './script-run.js';
+import type { ConcurrentElement, Scope } from './scope.js';
 
 /**
  * A script's CALL: `andThen` of the tool's checked answer, at once when the tool returned a plain
  * value, else a promise of it (callTool in tools/invoke.ts).
  */
 export function callFromScript<R>(
-  run: Run,
+  run: ScriptRun,
   name: string,
   args: JsonObject,
   at: Position,
   scope: Scope,
   andThen: (value: Value, site: ScriptCallSite) => R,
 ): R | Pending | Promise<unknown> {
-  const site = new ScriptCallSite(at, run, scope);
+  const element = run.concurrentComprehensions > 0 ? scope.nearestElement() : null;
+  const site = new ScriptCallSite(at, run, scope, element?.signal);
   run.markScriptCall(site, name);
+  if (element !== null) return callInElement(run, element, name, args, site, andThen);
   return callTool(run, name, args, site, 'value', andThen as (result: Value | JsonValue, site: CallSite) => R);
+}
+
+/**
+ * A CALL in an element of a comprehension whose elements run concurrently (DURABLE.md §4): it takes
+ * one of the run's call slots while its tool runs. A call that writes or needs approval first waits
+ * for the element's turn (every element before it finished), so such calls never overlap and happen
+ * in element order, one approval at a time. And the element goes on from every call only at its
+ * turn: what it does after a call (NOW(), PRINT, its next call) happens in element order, the same in
+ * every run whatever order the tools answer in — which is what lets a durable run replay it.
+ */
+async function callInElement<R>(run: ScriptRun, element: ConcurrentElement, name: string, args: JsonObject, site: ScriptCallSite, andThen: (value: Value, site: ScriptCallSite) => R): Promise<R> {
+  const tool = run.registry.lookup(name);
+  if (tool !== undefined && (tool.confirm === 'write' || tool.confirm === 'destructive' || run.needsApproval.has(tool.confirm))) await element.turn();
+  const waiting = run.slots.take(element.signal);
+  if (waiting !== undefined) await waiting;
+  let value: Value;
+  try {
+    const answer = callTool(run, name, args, site, 'value');
+    value = (answer instanceof Pending ? await answer.asPromise() : await answer) as Value;
+  } finally {
+    run.slots.give();
+  }
+  await element.turn();
+  return andThen(value, site);
 }
 
 /**
@@ -48,8 +74,10 @@ export function callIdOf(at: Position, scope: Scope): string {
 export class ScriptCallSite implements CallSite, VariableAccess {
   constructor(
     private readonly at: Position,
-    readonly run: Run,
+    readonly run: ScriptRun,
     readonly scope: Scope,
+    /** The signal of the comprehension element the call is in, when its elements run concurrently. */
+    readonly signal?: AbortSignal,
   ) {}
 
   // Read from the CALL node when asked (one is made per call; most are never asked).

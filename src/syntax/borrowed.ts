@@ -11,7 +11,7 @@
 // without CALL), `rewriteOperators` after it (when lowercase `and`, `not` and `in` are keywords).
 import type { IToken, TokenType } from './chevrotain.js';
 import * as T from './tokens.js';
-import { retype } from './mistakes.js';
+import { retype, STEP_MASK } from './mistakes.js';
 import { repaired, type ProblemList } from './problems.js';
 import { pending } from './methods.js';
 import { quote } from './print.js';
@@ -126,11 +126,15 @@ function report(problems: ProblemList, token: IToken, message: string, fixed = t
 
 const TRY_MESSAGE = 'there is no try/except in Nuwa Script: a CALL that fails stops the script with its error';
 
-/** Rewrites `try`, `except`, `await`, `const`, lambdas and arrow parameters (before the mistakes pass). */
-export function rewriteStatements(tokens: IToken[], problems: ProblemList): IToken[] {
+/**
+ * Rewrites `try`, `except`, `await`, `const`, lambdas and arrow parameters (before the mistakes pass).
+ * A generator that pauses as recogniseMistakes does, for a sliced parse.
+ */
+export function* rewriteStatements(tokens: IToken[], problems: ProblemList): Generator<void, IToken[], void> {
   pending.lambdaParams.clear();
   const edits = new Edits(tokens);
   for (let i = 0; i < tokens.length; i++) {
+    if ((i & STEP_MASK) === STEP_MASK) yield;
     if (edits.isRemoved(i)) continue;
     const token = tokens[i]!;
     const next = tokens[i + 1];
@@ -283,10 +287,11 @@ function restOfLine(tokens: IToken[], start: number): string {
 
 // --- operators ------------------------------------------------------------------------------------
 
-/** Rewrites SQL's LIKE, BETWEEN, IN (...), IS NULL and Python's slices and `is None` (after the mistakes pass). */
-export function rewriteOperators(tokens: IToken[], problems: ProblemList): IToken[] {
+/** Rewrites SQL's LIKE, BETWEEN, IN (...), IS NULL and Python's slices and `is None` (after the mistakes pass); pauses as rewriteStatements does. */
+export function* rewriteOperators(tokens: IToken[], problems: ProblemList): Generator<void, IToken[], void> {
   const edits = new Edits(tokens);
   for (let i = 1; i < tokens.length; i++) {
+    if ((i & STEP_MASK) === STEP_MASK) yield;
     if (edits.isRemoved(i)) continue;
     const token = tokens[i]!;
     const previous = tokens[i - 1]!;

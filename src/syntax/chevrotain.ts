@@ -4,4 +4,4 @@
 // and bundlers. `#chevrotain` (package.json "imports") is Chevrotain's fast single-file bundle where
 // Node can load it synchronously (chevrotain-sync.ts), and the package itself everywhere else.
 export { createToken, EmbeddedActionsParser, EOF, getLookaheadPaths, Lexer, LLkLookaheadStrategy, serializeGrammar, tokenMatcher } from '#chevrotain';
-export type { ILookaheadStrategy, IOrAlt, IParserErrorMessageProvider, IToken, LookaheadProductionType, OptionalProductionType, Rule, TokenType } from 'chevrotain';
+export type { ILexingResult, ILookaheadStrategy, IOrAlt, IParserErrorMessageProvider, IToken, LookaheadProductionType, OptionalProductionType, Rule, TokenType } from 'chevrotain';

@@ -1,7 +1,7 @@
 // Text → tokens. Wraps the Chevrotain lexer and turns its raw failures into syntax problems that
 // say what to write instead, runs the mistakes pass (mistakes.ts), and measures how deeply the text
 // nests before anything recursive runs.
-import { Lexer, type IToken, type TokenType } from './chevrotain.js';
+import { Lexer, type ILexingResult, type IToken, type TokenType } from './chevrotain.js';
 import type { SyntaxProblem } from '../errors.js';
 import * as T from './tokens.js';
 import { recogniseMistakes, retype } from './mistakes.js';
@@ -80,12 +80,87 @@ export interface TokenizeOptions {
 }
 
 export function tokenize(text: string, options: TokenizeOptions = {}): LexResult {
-  // A byte-order mark is not part of the script (and would shift every column of line 1).
-  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const source = withoutByteOrderMark(text);
   const notText = notTextProblem(source);
   if (notText) return { tokens: [], problems: [notText], problemCount: 1, maxNesting: 0, tooDeep: false };
+  return drain(finishLexing(source, lexer.tokenize(source), options));
+}
 
-  const result = lexer.tokenize(source);
+/** What the parse calls between slices of its work: throws to stop it, or returns a promise to let the event loop in. */
+export type Between = () => Promise<void> | undefined;
+
+/**
+ * tokenize, for long text that must not hold the event loop for the whole of it: the text is lexed
+ * in slices of about `sliceChars`, cut after a line break (no token spans a line, so the tokens are
+ * those of one pass, their positions shifted), with `between` called after each slice. The passes
+ * over the whole token list that follow are linear and cheap beside the lexer.
+ */
+export async function tokenizeInSlices(text: string, between: Between, sliceChars: number): Promise<LexResult> {
+  const source = withoutByteOrderMark(text);
+  const notText = notTextProblem(source);
+  if (notText) return { tokens: [], problems: [notText], problemCount: 1, maxNesting: 0, tooDeep: false };
+  const merged: ILexingResult = { tokens: [], errors: [], groups: { mistakes: [] } };
+  let start = 0;
+  let line = 0;
+  while (start < source.length) {
+    const cut = source.indexOf('\n', Math.min(start + sliceChars, source.length) - 1);
+    const end = cut === -1 ? source.length : cut + 1;
+    const slice = lexer.tokenize(end - start === source.length ? source : source.slice(start, end));
+    for (const token of slice.tokens) shift(token, start, line);
+    for (const token of slice.groups.mistakes ?? []) shift(token, start, line);
+    for (const error of slice.errors) {
+      error.offset += start;
+      if (error.line !== undefined) error.line += line;
+    }
+    append(merged.tokens, slice.tokens);
+    append(merged.groups.mistakes!, slice.groups.mistakes ?? []);
+    append(merged.errors, slice.errors);
+    line += countLines(source, start, end);
+    start = end;
+    if (start < source.length) await between();
+  }
+  const steps = finishLexing(source, merged, {});
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await between();
+  }
+}
+
+/** Runs steps (a generator that pauses now and then) to their end, without pausing. */
+function drain<T>(steps: Generator<void, T, void>): T {
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/** Tokens looked at between two pauses of finishLexing (a power of two, less one). */
+const STEP_MASK = 0x7fff;
+
+function shift(token: IToken, offset: number, lines: number): void {
+  token.startOffset += offset;
+  if (token.startLine !== undefined) token.startLine += lines;
+}
+
+function append<T>(to: T[], items: T[]): void {
+  for (const item of items) to.push(item);
+}
+
+function countLines(text: string, start: number, end: number): number {
+  let count = 0;
+  for (let i = text.indexOf('\n', start); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) count++;
+  return count;
+}
+
+function withoutByteOrderMark(text: string): string {
+  // A byte-order mark is not part of the script (and would shift every column of line 1).
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
+ * The passes after the lexer: its failures as problems, the repairs, the mistakes pass, nesting.
+ * Steps that pause every 32,768 tokens, for a sliced parse (tokenize runs them through).
+ */
+function* finishLexing(source: string, result: ILexingResult, options: TokenizeOptions): Generator<void, LexResult, void> {
   const problems = new ProblemList();
   for (const error of result.errors) {
     if (problems.full) {
@@ -101,6 +176,7 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
   let dropped = false;
   const expanded = new Map<IToken, IToken[]>();
   for (let i = 0; i < tokens.length; i++) {
+    if ((i & STEP_MASK) === STEP_MASK) yield;
     const token = tokens[i]!;
     if (!SPECIAL[token.tokenTypeIdx]) continue;
     const type = token.tokenType;
@@ -171,12 +247,12 @@ export function tokenize(text: string, options: TokenizeOptions = {}): LexResult
   if (dropped) tokens = tokens.flatMap((t) => (t === DROPPED ? [] : (expanded.get(t) ?? [t])));
   if (!options.expression) {
     markComprehensions(tokens, options.unfinished === true);
-    tokens = rewriteStatements(tokens, problems);
-    tokens = recogniseMistakes(tokens, problems);
-    tokens = rewriteOperators(tokens, problems);
+    tokens = yield* rewriteStatements(tokens, problems);
+    tokens = yield* recogniseMistakes(tokens, problems);
+    tokens = yield* rewriteOperators(tokens, problems);
   }
 
-  const depth = measureNesting(tokens);
+  const depth = yield* measureNesting(tokens);
   if (depth.tooDeepAt) {
     problems.add(at(depth.tooDeepAt, `nesting deeper than ${MAX_NESTING} levels (brackets, parentheses, unary operators and blocks): split the expression with LET`));
   }
@@ -316,7 +392,7 @@ for (const t of [T.Identifier, T.NumberLiteral, T.StringLiteral, T.True, T.False
  * evaluator are recursive, so this bound is what keeps hostile nesting a SyntaxError instead of a
  * stack overflow in the host.
  */
-function measureNesting(tokens: IToken[]): { max: number; tooDeepAt?: IToken } {
+function* measureNesting(tokens: IToken[]): Generator<void, { max: number; tooDeepAt?: IToken }, void> {
   const not = T.Not.tokenTypeIdx!;
   const bang = T.Bang.tokenTypeIdx!;
   const minus = T.Minus.tokenTypeIdx!;
@@ -340,7 +416,9 @@ function measureNesting(tokens: IToken[]): { max: number; tooDeepAt?: IToken } {
       nots[level] = 0;
     }
   };
-  for (const token of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    if ((i & STEP_MASK) === STEP_MASK) yield;
+    const token = tokens[i]!;
     const type = token.tokenTypeIdx;
     const change = DEPTH_CHANGE[type];
     if (change === -1) {

@@ -69,8 +69,15 @@ const is = (token: IToken | undefined, type: TokenType): boolean => token !== un
 const isIdentifier = (token: IToken | undefined): boolean => is(token, T.Identifier);
 const sameLine = (a: IToken, b: IToken | undefined): boolean => b !== undefined && b.startLine === a.startLine;
 
-/** Rewrites `tokens` in place (and returns the possibly shorter list); problems go to `problems`. */
-export function recogniseMistakes(tokens: IToken[], problems: ProblemList): IToken[] {
+/** Tokens walked between two pauses of a sliced parse (a power of two; see lexer.ts). */
+export const STEP_MASK = 0x7fff;
+
+/**
+ * Rewrites `tokens` in place (and returns the possibly shorter list); problems go to `problems`. A
+ * generator that pauses every 32,768 tokens, so that a sliced parse can let the event loop in; the
+ * lexer drives it to its end.
+ */
+export function* recogniseMistakes(tokens: IToken[], problems: ProblemList): Generator<void, IToken[], void> {
   const state: Structure = { blocks: [], depth: 0, brackets: [], comprehensionAt: -1 };
   const bound = new Set<string>();
   const literals: Array<{ at: number; literal: 'true' | 'false' | 'null' }> = [];
@@ -86,6 +93,7 @@ export function recogniseMistakes(tokens: IToken[], problems: ProblemList): ITok
 
   let previous: IToken | undefined;
   for (let i = 0; i < tokens.length; i++) {
+    if ((i & STEP_MASK) === STEP_MASK) yield;
     let token = tokens[i]!;
     if (token === REMOVED) continue;
     const next = tokens[i + 1];

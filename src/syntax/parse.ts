@@ -1,9 +1,13 @@
 // The syntax layer's entry point: source text → Program, or one SyntaxError listing every problem.
 //   tokenize (lexer.ts, with the mistakes pass) → balanceBlocks (blocks.ts) → the grammar, in
-//   stages for deep text (stage.ts) — all on the caller's stack, synchronously.
+//   stages for deep text (stage.ts) — all on the caller's stack, synchronously; or, for a run
+//   (parseInSlices), long text in slices with the event loop let in between.
 import type { Program } from './ast.js';
 import { NuwaError, type SyntaxProblem } from '../errors.js';
-import { tokenize } from './lexer.js';
+import type { IToken } from './chevrotain.js';
+import { tokenize, tokenizeInSlices, type Between, type LexResult } from './lexer.js';
+import type { ParsedTokens } from './parser.js';
+import * as T from './tokens.js';
 import { balanceBlocks } from './blocks.js';
 import { parseScriptTokens } from './stage.js';
 import { isRecoveryProblem } from './parser.js';
@@ -69,34 +73,50 @@ export function parseWithRecovery(source: string): RecoveringOutcome {
 
 function parseText(source: string): RecoveringOutcome {
   const lexed = tokenize(source);
+  const early = stopsAtTokens(lexed);
+  if (early !== undefined) return early;
+  const blockProblems = new ProblemList();
+  const tokens = balanceBlocks(lexed.tokens, blockProblems);
+  const { parsed, isolated } = isolateFailures(lexed, tokens, parseScriptTokens(tokens, lexed.maxNesting));
+  return outcome(lexed, blockProblems, parsed, isolated);
+}
+
+/** Text with problems that the grammar must not see, or would only add noise to. */
+function stopsAtTokens(lexed: LexResult): ParseOutcome | undefined {
   if (lexed.tooDeep) return finish(lexed.problems, lexed.problemCount);
   // Text with this many problems at the level of characters is not a script gone slightly wrong;
   // what the grammar would add is noise (and, for a megabyte of junk, a long wait).
   if (lexed.problemCount >= REPORTED_PROBLEMS) return finish(lexed.problems, lexed.problemCount);
+  return undefined;
+}
 
-  const blockProblems = new ProblemList();
-  const tokens = balanceBlocks(lexed.tokens, blockProblems);
-  let parsed = parseScriptTokens(tokens, lexed.maxNesting);
-  // Where the grammar failed, keep the failure on its line (isolate.ts).
-  let isolated = new Set<number>();
+/**
+ * Where the grammar failed, keep the failure on its line (isolate.ts): the failing lines are parsed
+ * again with their unreadable parts standing in as unknown values, so recovery's guesses add no
+ * errors elsewhere. The parse and the lines it isolated.
+ */
+function isolateFailures(lexed: LexResult, tokens: IToken[], parsed: ParsedTokens): { parsed: ParsedTokens; isolated: Set<number> } {
   const failing = new Set(parsed.problems.filter(isRecoveryProblem).map((problem) => problem.line));
   const isolation = failing.size > 0 && failing.size <= REPORTED_PROBLEMS ? isolateLines(tokens, failing) : undefined;
-  if (isolation !== undefined) {
-    const on = (problem: SyntaxProblem) => isolation.isolated.has(problem.line);
-    const again = parseScriptTokens(isolation.tokens, lexed.maxNesting);
-    if (again.problems.filter((p) => !on(p)).length <= parsed.problems.filter((p) => !on(p)).length) {
-      // The first failure on each isolated line is its error (unless the lexer or the mistakes pass
-      // already said what is wrong there); what recovery made of the rest of the line, noise.
-      const first = new Set<number>(lexed.problems.map((p) => p.line));
-      const kept = parsed.problems.filter((p) => on(p) && (!isRecoveryProblem(p) || (!first.has(p.line) && first.add(p.line))));
-      parsed = {
-        ...again,
-        problems: [...kept, ...again.problems.filter((p) => !on(p))],
-        notes: [...parsed.notes.filter(on), ...again.notes.filter((p) => !on(p))],
-      };
-      isolated = isolation.isolated;
-    }
-  }
+  if (isolation === undefined) return { parsed, isolated: new Set() };
+  const on = (problem: SyntaxProblem) => isolation.isolated.has(problem.line);
+  const again = parseScriptTokens(isolation.tokens, lexed.maxNesting);
+  if (again.problems.filter((p) => !on(p)).length > parsed.problems.filter((p) => !on(p)).length) return { parsed, isolated: new Set() };
+  // The first failure on each isolated line is its error (unless the lexer or the mistakes pass
+  // already said what is wrong there); what recovery made of the rest of the line, noise.
+  const first = new Set<number>(lexed.problems.map((p) => p.line));
+  const kept = parsed.problems.filter((p) => on(p) && (!isRecoveryProblem(p) || (!first.has(p.line) && first.add(p.line))));
+  return {
+    parsed: {
+      ...again,
+      problems: [...kept, ...again.problems.filter((p) => !on(p))],
+      notes: [...parsed.notes.filter(on), ...again.notes.filter((p) => !on(p))],
+    },
+    isolated: isolation.isolated,
+  };
+}
+
+function outcome(lexed: LexResult, blockProblems: ProblemList, parsed: ParsedTokens, isolated: ReadonlySet<number> = new Set()): RecoveringOutcome {
   const count = lexed.problemCount + blockProblems.count + parsed.problems.length;
   if (count === 0) {
     const program: Program = { type: 'Program', body: parsed.body, line: 1, column: 1, hasCall: anyCall(parsed.body) };
@@ -115,6 +135,82 @@ function parseText(source: string): RecoveringOutcome {
   }
   const program: Program = { type: 'Program', body: parsed.body, line: 1, column: 1, hasCall: anyCall(parsed.body) };
   return { ...outcome, recovered: { program, repaired } };
+}
+
+/** Text longer than this is parsed in slices by parseInSlices; shorter text in one step. */
+export const PARSE_SLICE_CHARS = 64 * 1024;
+
+/** Whether parseInSlices would parse `source` in one step (then `parse` does the same, synchronously). */
+export function isShortSource(source: string): boolean {
+  return source.length <= PARSE_SLICE_CHARS;
+}
+/** About how many tokens the grammar parses between two calls of `between`. */
+const PARSE_SLICE_TOKENS = 16 * 1024;
+
+/**
+ * parse, for a run that must stay interruptible while it parses (TOOLS.md §7: parsing counts toward
+ * the run's time and can be cancelled): long text is lexed in slices, and its top-level statements
+ * are parsed a few thousand tokens at a time, with `between` called after each slice (it throws to
+ * stop the parse, or returns a promise to let the event loop in). Short text is parsed in one step,
+ * exactly as by parse. Each slice is a whole parse of its own, so parses of other runs may go on in
+ * between.
+ */
+export async function parseInSlices(source: string, options: ParseOptions, between: Between): Promise<Program> {
+  if (typeof source !== 'string' || isShortSource(source)) return parse(source, options);
+  let result: ParseOutcome;
+  try {
+    const lexed = await tokenizeInSlices(source, between, PARSE_SLICE_CHARS);
+    const early = stopsAtTokens(lexed);
+    if (early !== undefined) {
+      result = early;
+    } else {
+      await between();
+      const blockProblems = new ProblemList();
+      const tokens = balanceBlocks(lexed.tokens, blockProblems);
+      const parsed: ParsedTokens = { body: [], comprehensions: 0, problems: [], notes: [], noteRepairs: [] };
+      for (const piece of topLevelPieces(tokens, PARSE_SLICE_TOKENS)) {
+        await between();
+        const part = parseScriptTokens(piece, lexed.maxNesting);
+        for (const statement of part.body) parsed.body.push(statement);
+        parsed.comprehensions += part.comprehensions;
+        for (const problem of part.problems) parsed.problems.push(problem);
+        for (const note of part.notes) parsed.notes.push(note);
+        for (const repair of part.noteRepairs) parsed.noteRepairs.push(repair);
+      }
+      result = outcome(lexed, blockProblems, parsed);
+    }
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    result = { problems: [{ line: 1, column: 1, message: 'the script is too large or nests too deeply for this host to parse: split it with LET' }] };
+  }
+  if ('problems' in result) throw syntaxError(result.problems, options.fileName, result.problemCount);
+  return result.program;
+}
+
+const DEPTH: number[] = [];
+for (const type of [T.LParen, T.LBracket, T.LBrace, T.If, T.For, T.While]) DEPTH[type.tokenTypeIdx!] = 1;
+for (const type of [T.RParen, T.RBracket, T.RBrace, T.End]) DEPTH[type.tokenTypeIdx!] = -1;
+const STARTS_STATEMENT: boolean[] = [];
+for (const type of [T.Let, T.If, T.For]) STARTS_STATEMENT[type.tokenTypeIdx!] = true;
+
+/**
+ * The tokens cut into pieces of at least `size` tokens, each cut just before a LET, IF or FOR outside
+ * any bracket or block: where a top-level statement starts, whatever came before it.
+ */
+function topLevelPieces(tokens: IToken[], size: number): IToken[][] {
+  const pieces: IToken[][] = [];
+  let start = 0;
+  let depth = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const type = tokens[i]!.tokenTypeIdx;
+    if (depth === 0 && STARTS_STATEMENT[type] && i - start >= size) {
+      pieces.push(tokens.slice(start, i));
+      start = i;
+    }
+    depth = Math.max(0, depth + (DEPTH[type] ?? 0));
+  }
+  pieces.push(tokens.slice(start));
+  return pieces;
 }
 
 function finish(problems: SyntaxProblem[], count: number): ParseOutcome {

@@ -12,6 +12,7 @@ import type { CallJournal } from './journal.js';
 import type { Sandbox } from './sandbox.js';
 import type { Session } from './session.js';
 import type { ApprovalHook, AskHook, ConfirmLevel, LlmHook, Logger } from './types.js';
+import type { ApprovalTrace } from './tracing.js';
 
 /** How deep tools may call tools through context.callTool when the host sets no maxCallDepth. */
 export const DEFAULT_MAX_CALL_DEPTH = 32;
@@ -64,6 +65,8 @@ export interface CallHost {
    * the tools of the call see these in their context in place of the call's own.
    */
   readonly caller?: CallerContext;
+  /** The run's trace, when the host traces it (tracing.ts): told when a wait for approval begins. */
+  readonly trace?: ApprovalTrace;
 }
 
 /** A caller's own ids and logger, for the tools of its call (see CallHost.caller). */
@@ -93,6 +96,11 @@ export interface CallSite {
    * then `/i` for each enclosing loop iteration; a nested call adds `>n` to its parent's.
    */
   readonly callId?: string;
+  /**
+   * Aborted when the call must stop though its run goes on (a comprehension whose element failed
+   * before this one's, DURABLE.md §4); it follows the run's own signal. The tool's signal follows it.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** A call through the one call path, as a context's callTool makes it (invoke.ts invokeTool). */

@@ -8,6 +8,7 @@ import type { EventListener } from '../events.js';
 import { resolveLimits } from './limits.js';
 import { hostLogger, Run } from './run.js';
 import { describeThrown } from '../util/foreign.js';
+import { Options, shown } from '../util/options.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { copyJson, NotJsonError } from '../values/values.js';
 import type { RegisteredTool } from './build.js';
@@ -15,9 +16,10 @@ import { invokeTool } from './invoke.js';
 import type { CallerContext } from './call-host.js';
 import type { ToolCatalog } from './catalog.js';
 import { Sandbox } from './sandbox.js';
-import type { Session } from './session.js';
+import { Session } from './session.js';
 import type { ApprovalHook, AskHook, ConfirmLevel, LlmHook, Logger } from './types.js';
 import { describeJson } from './validate.js';
+import { readTraceOptions, type TraceOptions } from './tracing.js';
 
 /** A model's function call: the tool's name (either spelling, §5) and its arguments. */
 export interface FunctionCall {
@@ -48,8 +50,11 @@ export interface ToolResult {
   metadata?: ToolResultMetadata;
 }
 
-/** What one execute call may override. */
-export interface ExecuteOptions {
+/**
+ * What one execute call may override. With a `tracer`, the call is a span `execute_tool {name}`
+ * (and the calls it makes, its children), in the host's active context (tracing.ts).
+ */
+export interface ExecuteOptions extends TraceOptions {
   /** Whose state the tool sees (default: the registry's own session). */
   session?: Session;
   /** Asked before a tool whose confirm level needs approval; without one, such calls are denied. */
@@ -85,24 +90,49 @@ export interface ExecuteDefaults extends Omit<ExecuteOptions, 'session' | 'signa
 
 const DEFAULT_APPROVAL_LEVELS: readonly ConfirmLevel[] = ['write', 'destructive'];
 const CONFIRM_LEVELS: readonly ConfirmLevel[] = ['none', 'read', 'write', 'destructive'];
+const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const;
 
-/** Checks the policy options of a registry or of one call; throws a TypeError naming the bad one. */
-export function checkExecuteOptions(options: ExecuteDefaults & ExecuteOptions, where: string): void {
-  if (options === null || typeof options !== 'object') throw new TypeError(`${where}: options must be an object`);
-  const { approve, needsApproval, timeoutMs, onEvent, print, session, signal, ask, llm } = options;
-  if (approve !== undefined && typeof approve !== 'function') throw new TypeError(`${where}: approve must be a function ({ toolName, confirm, category, args }) => boolean`);
-  if (ask !== undefined && typeof ask !== 'function') throw new TypeError(`${where}: ask must be a function ({ question, choices, toolName, callId }) => answer`);
-  if (llm !== undefined && typeof llm !== 'function') throw new TypeError(`${where}: llm must be a function (request, { toolName, callId }) => text`);
-  if (needsApproval !== undefined && (!Array.isArray(needsApproval) || needsApproval.some((level) => !CONFIRM_LEVELS.includes(level)))) {
-    throw new TypeError(`${where}: needsApproval must be a list of confirm levels (${CONFIRM_LEVELS.join(', ')})`);
-  }
-  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs >= 0))) throw new TypeError(`${where}: timeoutMs must be a non-negative number, got ${String(timeoutMs)}`);
-  if (onEvent !== undefined && typeof onEvent !== 'function') throw new TypeError(`${where}: onEvent must be a function`);
-  if (print !== undefined && typeof print !== 'function') throw new TypeError(`${where}: print must be a function`);
-  if (session !== undefined && (session === null || typeof session.getStateValue !== 'function')) throw new TypeError(`${where}: session must come from registry.createSession()`);
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError(`${where}: signal must be an AbortSignal`);
+/** The policy options a registry and one call share, each read once and checked (a NuwaError naming a bad one). */
+function readPolicy(given: Options): Omit<ExecuteOptions, 'session' | 'signal' | 'caller'> {
+  return {
+    approve: given.function('approve', 'a function ({ toolName, confirm, category, args }) => boolean'),
+    ask: given.function('ask', 'a function ({ question, choices, toolName, callId }) => answer'),
+    llm: given.function('llm', 'a function (request, { toolName, callId }) => text'),
+    needsApproval: given.listOf('needsApproval', CONFIRM_LEVELS, `a list of confirm levels (${CONFIRM_LEVELS.join(', ')})`),
+    timeoutMs: given.nonNegative('timeoutMs'),
+    onEvent: given.function('onEvent', 'a function (event) => void'),
+    ...readTraceOptions(given),
+  };
 }
+
+/** The registry's defaults for execute (`new ToolRegistry(options)`), read from its options. */
+export function readExecuteDefaults(given: Options): ExecuteDefaults {
+  return {
+    ...readPolicy(given),
+    print: given.function('print', 'a function (line) => void'),
+    logger: given.methods('logger', LOGGER_METHODS) as Partial<Logger> | undefined,
+    sandboxDir: given.nonEmptyString('sandboxDir'),
+  };
+}
+
+/** The options of one execute call (or of a chain's calls: `where` names which). */
+export function readExecuteOptions(options: unknown, where: string): ExecuteOptions {
+  const given = Options.of(where, options);
+  return {
+    ...readPolicy(given),
+    session: given.check<Session>('session', (value) => value instanceof Session, 'a session from registry.createSession()'),
+    signal: given.signal(),
+    caller: given.object('caller', 'an object { executionId?, agentId?, sessionId?, logger? }') as CallerContext | undefined,
+  };
+}
+
 const sandboxes = new WeakMap<ExecuteDefaults, Sandbox>();
+
+/**
+ * What `execute` was handed: a function-call object (`execute(call, options)`), read here, or a
+ * name and its input (`execute(name, input, options)`).
+ */
+export type CallRequest = { call: unknown } | { name: unknown; input: unknown };
 
 /**
  * What one function call came to, before it is shaped into a result: the data, or the NuwaError it
@@ -112,22 +142,24 @@ const sandboxes = new WeakMap<ExecuteDefaults, Sandbox>();
 export type CallOutcome = { tool: RegisteredTool | undefined; metadata: ToolResultMetadata } & ({ ok: true; data: JsonValue } | { ok: false; error: NuwaError });
 
 /** Runs one call. Resolves to a ToolResult whatever happens; never rejects. */
-export async function executeCall(registry: ToolCatalog, defaults: ExecuteDefaults, name: unknown, input: unknown, options: ExecuteOptions | undefined): Promise<ToolResult> {
-  const outcome = await runCall(registry, defaults, name, input, options);
+export async function executeCall(registry: ToolCatalog, defaults: ExecuteDefaults, request: CallRequest, options: unknown): Promise<ToolResult> {
+  const outcome = await runCall(registry, defaults, request, options);
   if (outcome.ok) return { success: true, data: outcome.data, metadata: outcome.metadata };
   return { success: false, error: outcome.error.message, code: outcome.error.kind, metadata: outcome.metadata };
 }
 
 /**
  * One call through invokeTool, the one call path: the arguments read (a JSON string or an object),
- * the run made, the call made. Resolves to its outcome whatever happens; never rejects.
+ * the run made, the call made. Resolves to its outcome whatever happens; never rejects. Everything
+ * the host handed over (the call object, its name and arguments, the options) may be hostile: a
+ * Proxy, a getter that throws or answers differently each time. Each is read once, inside the guard.
  */
-export async function runCall(registry: ToolCatalog, defaults: ExecuteDefaults, name: unknown, input: unknown, options: ExecuteOptions | undefined): Promise<CallOutcome> {
+export async function runCall(registry: ToolCatalog, defaults: ExecuteDefaults, request: CallRequest, options: unknown): Promise<CallOutcome> {
   const startTime = Date.now();
   const started = performance.now();
   let run: Run | undefined;
   let tool: RegisteredTool | undefined;
-  let toolName = typeof name === 'string' ? name : String(name);
+  let toolName = '';
   const finish = (outcome: { ok: true; data: JsonValue } | { ok: false; error: NuwaError }): CallOutcome => {
     const endTime = Date.now();
     const executionId = run?.firstExecutionId ?? `${run?.runId ?? randomId()}:0`;
@@ -135,14 +167,17 @@ export async function runCall(registry: ToolCatalog, defaults: ExecuteDefaults, 
   };
   const failure = (kind: ErrorKind, message: string) => finish({ ok: false, error: new NuwaError(kind, message, tool ? { toolName: tool.name } : {}) });
   try {
-    if (typeof name !== 'string' || name === '') return failure('ToolNotFoundError', 'a function call needs the name of a tool');
+    const read = readRequest(request);
+    if (typeof read === 'string') return failure('TypeError', read);
+    const { name, input } = read;
+    if (typeof name !== 'string' || name === '') return failure('ToolNotFoundError', `a function call needs the name of a tool, got ${shown(name)}`);
+    toolName = name;
     tool = registry.get(name);
     if (tool === undefined) return failure('ToolNotFoundError', `Unknown tool: ${name}`);
     toolName = tool.name;
     const args = readArguments(tool, input);
     if (typeof args === 'string') return failure('ToolArgumentError', args);
-    if (options !== undefined) checkExecuteOptions(options, 'execute');
-    run = callRun(registry, defaults, options ?? {});
+    run = callRun(registry, defaults, readExecuteOptions(options, 'execute(call, options)'));
     try {
       const data = (await invokeTool(run, tool.name, args, {}, 'json')) as JsonValue;
       return finish({ ok: true, data });
@@ -156,11 +191,32 @@ export async function runCall(registry: ToolCatalog, defaults: ExecuteDefaults, 
   }
 }
 
+/** The name and input of a call, each read once; or why the call object cannot be read. */
+function readRequest(request: CallRequest): { name: unknown; input: unknown } | string {
+  if (!('call' in request)) return request;
+  const { call } = request;
+  // Not an object: no name to read (a ToolNotFoundError, as for an object without a name).
+  if (call === null || (typeof call !== 'object' && typeof call !== 'function')) return { name: undefined, input: undefined };
+  let name: unknown;
+  let input: unknown;
+  try {
+    name = (call as { name?: unknown }).name;
+  } catch (error) {
+    return `reading the function call's name threw: ${describeThrown(error)}`;
+  }
+  try {
+    input = (call as { arguments?: unknown }).arguments;
+  } catch (error) {
+    return `reading the function call's arguments threw: ${describeThrown(error)}`;
+  }
+  return { name, input };
+}
+
 /**
  * The run around one function call: the same Run a script gets (policy, session, limits, time limit,
  * cancellation, events), with no script: it counts the tools the call reaches through callTool.
  */
-function callRun(registry: ToolCatalog, defaults: ExecuteDefaults, options: ExecuteOptions): Run {
+export function callRun(registry: ToolCatalog, defaults: ExecuteDefaults, options: ExecuteOptions): Run {
   let sandbox = sandboxes.get(defaults);
   if (sandbox === undefined) sandboxes.set(defaults, (sandbox = new Sandbox(defaults.sandboxDir)));
   return new Run({
@@ -179,6 +235,8 @@ function callRun(registry: ToolCatalog, defaults: ExecuteDefaults, options: Exec
     signal: options.signal,
     noun: 'call',
     caller: options.caller,
+    tracer: options.tracer ?? defaults.tracer,
+    traceContent: options.traceContent ?? defaults.traceContent,
   });
 }
 
@@ -202,7 +260,8 @@ function readArguments(tool: RegisteredTool, input: unknown): JsonObject | strin
     return copyJson(value) as JsonObject;
   } catch (error) {
     if (error instanceof NotJsonError) return `invalid arguments for tool \`${tool.name}\`: ${error.message}`;
-    throw error;
+    if (isNuwaError(error)) throw error; // over the value limits
+    return `invalid arguments for tool \`${tool.name}\`: they cannot be read: ${describeThrown(error)}`;
   }
 }
 

@@ -11,13 +11,14 @@ import type { ToolSpec } from './build.js';
 import type { CallerContext } from './call-host.js';
 import type {
   ConfirmLevel,
-  JsonSchemaObject,
+  ParametersSchema,
   StandardSchemaLike,
+  ToolArgs,
   ToolCategory,
   ToolContext,
   ToolEnvelope,
-  ToolParameter,
-  ToolSchema,
+  ToolParameters,
+  ToolReturns,
   ToolSource,
 } from './types.js';
 import type { JsonObject } from '../values/json.js';
@@ -27,18 +28,19 @@ import type { JsonObject } from '../values/json.js';
 // ---------------------------------------------------------------------------------------------
 // Plaited
 
-export type PlaitedHandler = (args: JsonObject, context: ToolContext) => ToolEnvelope | Promise<ToolEnvelope>;
+/** A Plaited handler; `A`, its arguments, typed from the schema's parameters where it is registered. */
+export type PlaitedHandler<A = JsonObject> = (args: A, context: ToolContext) => ToolEnvelope | PromiseLike<ToolEnvelope>;
 
 /** Plaited's schema: `{ name, description, parameters }`, with Nuwa's options allowed too. */
-export interface PlaitedSchema {
+export interface PlaitedSchema<P extends ToolParameters = ToolParameters> {
   name?: string;
   description: string;
-  parameters?: ToolParameter[] | JsonSchemaObject | StandardSchemaLike;
-  returns?: ToolSchema['returns'] | StandardSchemaLike;
+  parameters?: P;
+  returns?: ToolReturns;
   category?: ToolCategory;
   confirm?: ConfirmLevel;
-  confirmFor?: (args: JsonObject) => ConfirmLevel;
-  keywords?: string[];
+  confirmFor?(args: ToolArgs<P>): ConfirmLevel;
+  keywords?: readonly string[];
   timeoutMs?: number;
   source?: ToolSource;
 }
@@ -65,24 +67,28 @@ export function fromPlaited(name: string, handler: PlaitedHandler, schema: Plait
  */
 export type DefinedToolContext = ToolContext & { readonly toolId: string; readonly agentId?: string };
 
-export interface DefineToolSpec {
+/** sdkwork's tool definition; `I`, the type of its `input` schema, types `execute`'s input. */
+export interface DefineToolSpec<I extends ParametersSchema | StandardSchemaLike = ParametersSchema | StandardSchemaLike> {
   /** Stable id, e.g. `file-read`; the tool is called as `file_read` when `name` is not an identifier. */
   id: string;
-  /** A human name (`File Read`) or an identifier CALL can use (`read_file`, `fs.read`). */
-  name: string;
+  /**
+   * A human name (`File Read`) or an identifier CALL can use (`read_file`, `fs.read`); without one,
+   * the tool is called by its id.
+   */
+  name?: string;
   description: string;
   category?: ToolCategory;
   confirm?: ConfirmLevel;
   /** Nuwa's addition: the level of one call, from its arguments (ToolDefinition.confirmFor). */
-  confirmFor?: (input: JsonObject) => ConfirmLevel;
+  confirmFor?(input: ToolArgs<I>): ConfirmLevel;
   /** JSON Schema of the input (or a Zod / Standard Schema object). */
-  input?: JsonSchemaObject | StandardSchemaLike;
+  input?: I;
   /** JSON Schema of `data` in a successful result. */
-  output?: ToolSchema['returns'] | StandardSchemaLike;
-  execute: (input: JsonObject, context: DefinedToolContext) => ToolEnvelope | Promise<ToolEnvelope>;
+  output?: ToolReturns;
+  execute(input: ToolArgs<I>, context: DefinedToolContext): ToolEnvelope | PromiseLike<ToolEnvelope>;
   meta?: Record<string, unknown>;
   version?: string;
-  keywords?: string[];
+  keywords?: readonly string[];
   timeoutMs?: number;
   source?: ToolSource;
 }
@@ -91,10 +97,26 @@ export interface DefineToolSpec {
 // published build) is recognised by another (a host running from source).
 const DEFINED = Symbol.for('nuwa-script.definedTool');
 
-export type DefinedTool = Readonly<DefineToolSpec> & { readonly [DEFINED]: true };
+/**
+ * A tool made by defineTool. Without a type argument, any of them, whatever its input schema (a
+ * list of tools holds tools typed from different schemas).
+ */
+export interface DefinedTool<I extends ParametersSchema | StandardSchemaLike = any> extends DefineToolSpec<I>, DefinedToolMark {}
 
-/** Marks an sdkwork-style tool definition for `registry.register` (TOOLS.md §1). */
-export function defineTool(spec: DefineToolSpec): DefinedTool {
+/**
+ * What marks a tool made by defineTool, all `registry.register` needs to know it from a one-object
+ * definition. (register's parameter names this rather than DefinedTool: a definition with a mistake
+ * is then compared with the one-object form only, not with sdkwork's too.)
+ */
+export interface DefinedToolMark {
+  readonly [DEFINED]: true;
+}
+
+/**
+ * Marks an sdkwork-style tool definition for `registry.register` (TOOLS.md §1). Its `input` schema
+ * types `execute`'s input.
+ */
+export function defineTool<const I extends ParametersSchema | StandardSchemaLike = ParametersSchema | StandardSchemaLike>(spec: DefineToolSpec<I>): DefinedTool<I> {
   if (spec === null || typeof spec !== 'object') throw new TypeError('defineTool(spec): spec must be an object');
   if (typeof spec.id !== 'string' || spec.id === '') throw new TypeError('defineTool: a tool needs an id (e.g. "file-read")');
   if (typeof spec.execute !== 'function') throw new TypeError(`defineTool("${spec.id}"): execute must be a function`);

@@ -17,6 +17,7 @@ import type { CallHost, CallSite } from './call-host.js';
 import { safeToRepeat, type PendingCall, type RecordedCall } from './journal.js';
 import { Pending, type Continuation } from '../util/pending.js';
 import type { ConfirmLevel } from './types.js';
+import type { ApprovalOutcome } from './tracing.js';
 
 function positioned(error: NuwaError, site: CallSite): NuwaError {
   return error.at(site.line === undefined ? undefined : { line: site.line, column: site.column ?? 1 }, site.fileName);
@@ -128,7 +129,7 @@ function replay(host: CallHost, recorded: RecordedCall, site: CallSite, form: 'v
   host.emit?.({
     ...eventBase(host, callNumber, site, name, tool),
     type: 'tool:replayed',
-    payload: 'value' in outcome ? outcome.value : outcome.error,
+    ...('value' in outcome ? { payload: outcome.value } : { payload: outcome.error, error: outcome.error }),
   });
   if ('error' in outcome) throw positioned(new NuwaError(outcome.error.kind, outcome.error.message, { toolName: name }), site);
   return andThen(form === 'value' ? fromJson(outcome.value, host.valueLimits) : copyJson(outcome.value, host.valueLimits), site);
@@ -183,8 +184,9 @@ function startTool(
 
   // A tool with its own timeout gets its own signal, aborted by the run or by the timeout. (Not
   // AbortSignal.any: on Node 20 every signal it makes stays in memory for good.)
-  const toolController = tool.timeoutMs === undefined ? undefined : new AbortController();
-  const unfollow = toolController && follow(host.signal, toolController);
+  const parent = site.signal ?? host.signal;
+  const toolController = tool.timeoutMs === undefined && site.signal === undefined ? undefined : new AbortController();
+  const unfollow = toolController && follow(parent, toolController);
   const context = new CallContext(host, site, name, callNumber, toolController?.signal ?? host.signal, invokeTool);
 
   let raw: unknown;
@@ -402,7 +404,10 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, confirm: Co
   if (host.coveredByPlan?.(tool, site)) return 'plan';
   let answer: unknown = host.pauseForApproval === true && host.approve === undefined ? 'pause' : false;
   let why = 'no approval hook is configured';
+  let traced: ((outcome: ApprovalOutcome) => void) | undefined;
   if (host.approve) {
+    // The wait for the hook's answer is a span of its own when the run is traced (tracing.ts).
+    traced = host.trace?.approvalAsked(callIdOf(site), tool.name, confirm);
     try {
       // Waited on like a tool: cancellation or the run's timeout end a hook that never answers.
       const request = { toolName: tool.name, confirm, category: tool.category, args: copyJson(args) as JsonObject, callId: callIdOf(site) };
@@ -424,6 +429,7 @@ async function requireApproval(host: CallHost, tool: RegisteredTool, confirm: Co
     }
   }
   const stop = stopOf(host, undefined);
+  traced?.(stop ? { stopped: stop.kind } : answer === true ? 'approved' : answer === 'pause' && journal !== undefined ? 'paused' : 'denied');
   if (stop) throw positioned(stop, site);
   if (answer === true) return 'hook';
   if (answer === 'pause') {

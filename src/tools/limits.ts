@@ -2,6 +2,7 @@
 // runaway script written by a model ends with LimitExceededError instead of running forever.
 import { DEFAULT_MAX_CALL_DEPTH } from './call-host.js';
 import { DEFAULT_VALUE_LIMITS } from '../values/values.js';
+import { Options } from '../util/options.js';
 
 export interface Limits {
   /** Statements and loop iterations executed. */
@@ -18,6 +19,10 @@ export interface Limits {
   maxValueSize?: number;
   /** Characters in any one string, and in all the strings of any one list or object together. */
   maxStringLength?: number;
+  /** Calls in flight at once in a list comprehension's elements (DURABLE.md §4). */
+  maxConcurrentCalls?: number;
+  /** Bytes (UTF-8) of a script's text given to run: a longer one is refused before it is parsed. */
+  maxSourceBytes?: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Required<Limits>> = Object.freeze({
@@ -29,14 +34,26 @@ export const DEFAULT_LIMITS: Readonly<Required<Limits>> = Object.freeze({
   // Why these two numbers: see DEFAULT_VALUE_LIMITS in src/values/model.ts.
   maxValueSize: DEFAULT_VALUE_LIMITS.maxValueSize,
   maxStringLength: DEFAULT_VALUE_LIMITS.maxStringLength,
+  maxConcurrentCalls: 8,
+  // 4 MiB: four times the largest scripts the project parses on purpose (the 1 MB parse benchmark,
+  // 150,000-statement scripts of about 1.5 MB), and some hundred times a long model-written plan.
+  // Parsing is cancellable at any size (parseInSlices); the cap bounds the memory a parse takes
+  // (about 130 MB of tokens and tree per megabyte at its peak) and the time a host gives to one.
+  maxSourceBytes: 4 * 1024 * 1024,
 });
 
-export function resolveLimits(limits: Limits | undefined): Required<Limits> {
+/** The limits with the defaults filled in; a bad one is a NuwaError of kind TypeError naming it. */
+export function resolveLimits(limits: unknown, where = 'resolveLimits'): Required<Limits> {
+  return limitsFrom(Options.of(where, { limits }).nested('limits'));
+}
+
+/** The limits of a host's options (`options.nested('limits')`), each read once and checked. */
+export function limitsFrom(given: Options): Required<Limits> {
   const resolved = { ...DEFAULT_LIMITS };
   for (const key of Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>) {
-    const value = limits?.[key];
+    const value = given.nonNegative(key);
     if (value === undefined) continue;
-    if (typeof value !== 'number' || Number.isNaN(value) || value < 0) throw new TypeError(`limits.${key} must be a non-negative number, got ${String(value)}`);
+    if (key === 'maxConcurrentCalls' && !(Number.isInteger(value) && value >= 1)) throw given.bad(key, 'a whole number of at least 1', value);
     resolved[key] = value;
   }
   return resolved;

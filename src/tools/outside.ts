@@ -52,6 +52,11 @@ export interface McpConnectOptions {
   startTimeoutMs?: number;
   /** Stops connecting (the server is closed and connectMcp rejects). */
   signal?: AbortSignal;
+  /**
+   * The most one message from the server may hold (default 4 MiB, as an executable's stdout): a
+   * call whose answer is larger fails at once with a ToolExecutionError naming the limit.
+   */
+  maxMessageBytes?: number;
 }
 
 export interface McpConnection {

@@ -6,14 +6,32 @@
 // for its types; execute.ts and createToolContext (detached.ts) hand over to it.
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { describeThrown } from '../util/foreign.js';
+import type { NuwaEvent } from '../events.js';
+import { executeChain, type ChainResult, type ChainStrategy, type ToolChain } from './chain.js';
 import { buildTool, checkName, type RegisteredTool, type ToolSpec } from './build.js';
-import { checkExecuteOptions, executeCall, type ExecuteDefaults, type ExecuteOptions, type FunctionCall, type ToolResult } from './execute.js';
-import { fromDefinedTool, fromPlaited, isDefinedTool, type DefinedTool, type PlaitedHandler, type PlaitedSchema } from './forms.js';
+import { callRun, executeCall, readExecuteDefaults, readExecuteOptions, type ExecuteDefaults, type ExecuteOptions, type FunctionCall, type ToolResult } from './execute.js';
+import { fromDefinedTool, fromPlaited, isDefinedTool, type DefinedToolMark, type PlaitedHandler, type PlaitedSchema } from './forms.js';
 import { exportedName, fromExportedName } from './names.js';
+import { Options } from '../util/options.js';
 import { ToolIndex, type SearchOptions, type SearchResult } from './search.js';
 import { Session } from './session.js';
 import { createDetachedContext } from './detached.js';
-import type { Embedder, JsonSchemaObject, StateMetadata, ToolCategory, ToolContext, ToolDefinition, ToolFunction, ToolSchema, ToolSource } from './types.js';
+import type {
+  Embedder,
+  JsonSchemaObject,
+  NuwaSchema,
+  StateMetadata,
+  ToolArgs,
+  ToolCategory,
+  ToolContext,
+  ToolDefinition,
+  ToolFunction,
+  ToolParameters,
+  ToolReturns,
+  ToolSchema,
+  ToolSource,
+  TypedToolFunction,
+} from './types.js';
 import { outsideProviders, type ExecutableOptions, type ExecutablesLoaded, type McpConnectOptions, type McpConnection } from './outside.js';
 
 export type { RegisteredTool } from './build.js';
@@ -43,16 +61,19 @@ export interface RegistryEvent {
   payload: JsonObject;
 }
 export type RegistryEventType = RegistryEvent['type'];
+/** What `registry.on('tool:chain:...')` listeners receive. */
+export type ChainEvent = Extract<NuwaEvent, { type: 'tool:chain:started' | 'tool:chain:completed' | 'tool:chain:failed' }>;
 export type RegistryListener = (event: RegistryEvent) => void;
 
-/** The Nuwa form's schema: the tool's schema without its name, options allowed. */
-type NuwaSchema = Omit<ToolSchema, 'name' | 'parameters' | 'returns'> & Partial<Omit<ToolDefinition, 'description'>>;
+/** A tool of a toolset: a one-object definition typed from its schemas, or a defineTool tool. */
+export type ToolsetTool<P extends ToolParameters = ToolParameters, R extends ToolReturns = ToolReturns> = ToolDefinition<P, R> | DefinedToolMark;
 
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
   /** A `defineTool` tool's id → the name it is registered under. */
   private readonly ids = new Map<string, string>();
   private readonly listeners = new Map<RegistryEventType, Set<RegistryListener>>();
+  private readonly chainListeners = new Map<ChainEvent['type'], Set<(event: ChainEvent) => void>>();
   /** The options it was made with, less the embedder: the policy and services of `execute` (and of the views over it). */
   readonly executeDefaults: ExecuteDefaults;
   private readonly embedder: Embedder | undefined;
@@ -63,12 +84,9 @@ export class ToolRegistry {
   readonly defaultSession = new Session();
 
   constructor(options: ToolRegistryOptions = {}) {
-    if (options === null || typeof options !== 'object') throw new TypeError('new ToolRegistry(options): options must be an object');
-    const { embedder, ...executeDefaults } = options;
-    checkExecuteOptions(executeDefaults, 'new ToolRegistry(options)');
-    if (embedder !== undefined && typeof embedder !== 'function') throw new TypeError('new ToolRegistry({ embedder }): embedder must be a function (text) => Promise<Float32Array>');
-    this.embedder = embedder;
-    this.executeDefaults = executeDefaults;
+    const given = Options.of('new ToolRegistry(options)', options);
+    this.embedder = given.function<Embedder>('embedder', 'a function (text) => Promise<Float32Array>');
+    this.executeDefaults = readExecuteDefaults(given);
   }
 
   /**
@@ -77,20 +95,52 @@ export class ToolRegistry {
    * - `register({ ...schema, execute, category, confirm, keywords, timeoutMs })`: the one-object form;
    * - `register(name, handler, schema)`: the Plaited form (the handler returns `{ success, data | error }`);
    * - `register(defineTool({ id, name, description, input, output, execute, meta, ... }))`: the sdkwork form.
-   * Registering a taken name is an error.
+   * Registering a taken name is an error. The function is typed from the schema (inference.ts).
+   *
+   * One signature for the forms that start with an object and one for those that start with a
+   * name, rather than an overload per form: a mistake in a call is then reported against the
+   * argument it is in, compared with what that argument may be, and not once per form besides.
    */
-  register(definition: ToolDefinition): RegisteredTool;
-  register(tool: DefinedTool): RegisteredTool;
-  register(name: string, schema: NuwaSchema, execute?: ToolFunction): RegisteredTool;
-  register(name: string, handler: PlaitedHandler, schema: PlaitedSchema): RegisteredTool;
-  register(nameOrDefinition: string | ToolDefinition | DefinedTool, second?: NuwaSchema | PlaitedHandler, third?: ToolFunction | PlaitedSchema): RegisteredTool {
+  register<const P extends ToolParameters = ToolParameters, const R extends ToolReturns = ToolReturns>(definition: ToolDefinition<P, R> | DefinedToolMark): RegisteredTool;
+  register<const P extends ToolParameters = ToolParameters, const R extends ToolReturns = ToolReturns>(
+    name: string,
+    schemaOrHandler: NuwaSchema<P, R> | PlaitedHandler<ToolArgs<P>>,
+    executeOrSchema?: TypedToolFunction<P, R, ToolContext> | PlaitedSchema<P>,
+  ): RegisteredTool;
+  register(nameOrDefinition: string | ToolDefinition | DefinedToolMark, second?: NuwaSchema | PlaitedHandler, third?: ToolFunction | PlaitedSchema): RegisteredTool {
     return this.add(toSpec(nameOrDefinition, second, third));
   }
 
-  /** Registers tools under a group: `registerToolset('math', [add])` makes `math.add`. */
-  registerToolset(group: string, tools: ToolDefinition[]): RegisteredTool[];
-  registerToolset(group: string, tools: Array<ToolDefinition | DefinedTool>): RegisteredTool[];
-  registerToolset(group: string, tools: Array<ToolDefinition | DefinedTool>): RegisteredTool[] {
+  /**
+   * Registers tools under a group: `registerToolset('math', [add])` makes `math.add`. Each of the
+   * first eight tools of a list written in place gets its function typed from its own schemas (a
+   * type parameter per place: the compiler cannot infer one per item of a list); the others, as
+   * general definitions.
+   */
+  registerToolset<
+    const P1 extends ToolParameters = ToolParameters, const R1 extends ToolReturns = ToolReturns,
+    const P2 extends ToolParameters = ToolParameters, const R2 extends ToolReturns = ToolReturns,
+    const P3 extends ToolParameters = ToolParameters, const R3 extends ToolReturns = ToolReturns,
+    const P4 extends ToolParameters = ToolParameters, const R4 extends ToolReturns = ToolReturns,
+    const P5 extends ToolParameters = ToolParameters, const R5 extends ToolReturns = ToolReturns,
+    const P6 extends ToolParameters = ToolParameters, const R6 extends ToolReturns = ToolReturns,
+    const P7 extends ToolParameters = ToolParameters, const R7 extends ToolReturns = ToolReturns,
+    const P8 extends ToolParameters = ToolParameters, const R8 extends ToolReturns = ToolReturns,
+  >(
+    group: string,
+    tools: readonly [
+      ToolsetTool<P1, R1>?,
+      ToolsetTool<P2, R2>?,
+      ToolsetTool<P3, R3>?,
+      ToolsetTool<P4, R4>?,
+      ToolsetTool<P5, R5>?,
+      ToolsetTool<P6, R6>?,
+      ToolsetTool<P7, R7>?,
+      ToolsetTool<P8, R8>?,
+      ...ToolsetTool[],
+    ],
+  ): RegisteredTool[];
+  registerToolset(group: string, tools: ReadonlyArray<ToolDefinition | DefinedToolMark>): RegisteredTool[] {
     checkName(group, 'toolset');
     if (!Array.isArray(tools)) throw new TypeError(`registerToolset("${group}", tools): tools must be a list of tool definitions`);
     const specs = tools.map((tool) => {
@@ -208,9 +258,27 @@ export class ToolRegistry {
   execute(call: FunctionCall, options?: ExecuteOptions): Promise<ToolResult>;
   execute(name: string, input?: unknown, options?: ExecuteOptions): Promise<ToolResult>;
   execute(callOrName: FunctionCall | string, second?: unknown, third?: ExecuteOptions): Promise<ToolResult> {
-    if (typeof callOrName === 'string') return executeCall(this, this.executeDefaults, callOrName, second, third);
-    const call = callOrName as Partial<FunctionCall> | null | undefined;
-    return executeCall(this, this.executeDefaults, call?.name, call?.arguments, second as ExecuteOptions | undefined);
+    // Whatever it is handed (a Proxy, a getter that throws), the call object is read inside executeCall's guard.
+    if (typeof callOrName === 'string') return executeCall(this, this.executeDefaults, { name: callOrName, input: second }, third);
+    return executeCall(this, this.executeDefaults, { call: callOrName }, second);
+  }
+
+  /**
+   * Runs a chain of calls (sdkwork's executeChain, DURABLE.md §4): `sequential` (each node after the
+   * one before, `{{prev.data...}}`), `parallel` or `dag` (`dependencies`; `{{nodes.<id>.data...}}`),
+   * each node through the one call path, in one run. Resolves to every node's state and result;
+   * never rejects. Emits `tool:chain:started` and `tool:chain:completed` / `failed`.
+   */
+  executeChain(chain: ToolChain | ToolChain['nodes'], options: ExecuteOptions & { strategy?: ChainStrategy } = {}): Promise<ChainResult> {
+    return executeChain(
+      {
+        registry: this,
+        makeRun: () => callRun(this, this.executeDefaults, readExecuteOptions(options, 'executeChain(chain, options)')),
+        emitRegistryEvent: (event) => this.emitChainEvent(event),
+      },
+      chain,
+      options,
+    );
   }
 
   /**
@@ -233,14 +301,39 @@ export class ToolRegistry {
     return (this.index ??= new ToolIndex(() => this.list(), this.embedder));
   }
 
-  /** Listens for tools being registered or unregistered; returns a function that stops listening. */
-  on(type: RegistryEventType, listener: RegistryListener): () => void {
-    if (type !== 'tool:registered' && type !== 'tool:unregistered') throw new TypeError(`registry.on: unknown event "${String(type)}" (use tool:registered or tool:unregistered)`);
+  /**
+   * Listens for tools being registered or unregistered, and for chains (executeChain) starting and
+   * ending; returns a function that stops listening.
+   */
+  on(type: 'tool:chain:started' | 'tool:chain:completed' | 'tool:chain:failed', listener: (event: ChainEvent) => void): () => void;
+  on(type: RegistryEventType, listener: RegistryListener): () => void;
+  on(type: RegistryEventType | ChainEvent['type'], listener: RegistryListener | ((event: ChainEvent) => void)): () => void {
+    if (type === 'tool:chain:started' || type === 'tool:chain:completed' || type === 'tool:chain:failed') {
+      if (typeof listener !== 'function') throw new TypeError('registry.on(type, listener): listener must be a function');
+      let set = this.chainListeners.get(type);
+      if (set === undefined) this.chainListeners.set(type, (set = new Set()));
+      set.add(listener as (event: ChainEvent) => void);
+      return () => void set.delete(listener as (event: ChainEvent) => void);
+    }
+    if (type !== 'tool:registered' && type !== 'tool:unregistered') {
+      throw new TypeError(`registry.on: unknown event "${String(type)}" (use tool:registered, tool:unregistered, tool:chain:started, tool:chain:completed or tool:chain:failed)`);
+    }
     if (typeof listener !== 'function') throw new TypeError('registry.on(type, listener): listener must be a function');
     let set = this.listeners.get(type);
     if (set === undefined) this.listeners.set(type, (set = new Set()));
-    set.add(listener);
-    return () => void set.delete(listener);
+    set.add(listener as RegistryListener);
+    return () => void set.delete(listener as RegistryListener);
+  }
+
+  private emitChainEvent(event: NuwaEvent): void {
+    const set = this.chainListeners.get(event.type as ChainEvent['type']);
+    for (const listener of [...(set ?? [])]) {
+      try {
+        listener(event as ChainEvent);
+      } catch (error) {
+        this.executeDefaults.logger?.warn?.(`a registry ${event.type} listener threw: ${describeThrown(error)}`);
+      }
+    }
   }
 
   private emit(type: RegistryEventType, tool: RegisteredTool): void {

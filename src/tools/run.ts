@@ -15,8 +15,10 @@ import type { Session } from './session.js';
 import type { ApprovalHook, AskHook, ConfirmLevel, LlmHook, Logger } from './types.js';
 import type { Limits } from './limits.js';
 import type { CallJournal } from './journal.js';
+import { CallSlots } from './concurrency.js';
 import type { ValueLimits } from '../values/values.js';
 import { callHook, describeThrown } from '../util/foreign.js';
+import { RunTrace, type TraceOptions } from './tracing.js';
 
 /**
  * The calls a plan approved as a whole still covers (check/approval.ts makes one from a plan): each
@@ -26,7 +28,7 @@ export interface CallBudget {
   take(toolName: string): boolean;
 }
 
-export interface RunSettings {
+export interface RunSettings extends TraceOptions {
   registry: ToolCatalog;
   session: Session;
   limits: Required<Limits>;
@@ -81,6 +83,8 @@ export class Run implements CallHost {
   readonly journal: CallJournal | undefined;
   readonly pauseForApproval: boolean;
   readonly caller: CallerContext | undefined;
+  /** The run's spans, when the host gave a tracer (tracing.ts); fed by `emit`. */
+  readonly trace: RunTrace | undefined;
   steps = 0;
   toolCalls = 0;
   /** The run is over: the contexts it handed out refuse callTool, print and setVar. */
@@ -132,7 +136,17 @@ export class Run implements CallHost {
     this.limits = settings.limits;
     this.maxSteps = settings.limits.maxSteps;
     this.printLine = settings.print;
-    this.emit = settings.onEvent && safeListener(settings.onEvent, settings.logger);
+    const listener = settings.onEvent && safeListener(settings.onEvent, settings.logger);
+    const trace = settings.tracer && new RunTrace({ tracer: settings.tracer, traceContent: settings.traceContent }, settings.logger);
+    this.trace = trace;
+    // Without a tracer or a listener there is no emit at all: the call path then builds no event.
+    this.emit =
+      trace === undefined
+        ? listener
+        : (event) => {
+            trace.event(event);
+            listener?.(event);
+          };
     this.deadline = this.startedAt + this.limits.timeoutMs;
     this.sliceEnd = this.startedAt + SLICE_MS;
     this.valueLimits = { maxValueSize: this.limits.maxValueSize, maxStringLength: this.limits.maxStringLength, charge: (units) => this.charge(units) };
@@ -150,6 +164,20 @@ export class Run implements CallHost {
   /** True once the run has stopped (and its signal is aborted). */
   get stopped(): boolean {
     return this.stopError !== null;
+  }
+
+  /** True once a durable run is pausing: its calls in flight finish, nothing new begins. */
+  get pausing(): boolean {
+    return this.haltError !== null && this.stopError === null;
+  }
+
+  /** How many list comprehensions of this run evaluate their elements concurrently just now. */
+  concurrentComprehensions = 0;
+  private callSlots: CallSlots | undefined;
+
+  /** The slots of the calls that may overlap (maxConcurrentCalls), made when first needed. */
+  get slots(): CallSlots {
+    return (this.callSlots ??= new CallSlots(this.limits.maxConcurrentCalls));
   }
 
   /** The statement being executed: where an error raised without a position of its own points. */

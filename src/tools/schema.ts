@@ -43,7 +43,8 @@ function parameterListToSchema(toolName: string, parameters: ToolParameter[]): J
     if (Object.hasOwn(properties, parameter.name)) throw new TypeError(`tool "${toolName}": parameter "${parameter.name}" is declared twice`);
     const property = nuwaTypeToSchema(parameter.type) as Record<string, unknown>;
     if (parameter.description) property.description = parameter.description;
-    properties[parameter.name] = property;
+    // A name is data: `__proto__` is a parameter like any other, not the prototype of `properties`.
+    Object.defineProperty(properties, parameter.name, { value: property, enumerable: true, writable: true, configurable: true });
     if (parameter.required !== false) required.push(parameter.name);
   }
   return { type: 'object', properties, required, additionalProperties: false };

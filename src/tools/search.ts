@@ -12,7 +12,9 @@
 // weighted fusion of rankings — are exported for the other index the package has, Plaited's tool
 // discovery (views/plaited/discovery.ts), which ranks its own entries the same way.
 import MiniSearch from '#minisearch';
-import type { SearchOptions as MiniSearchOptions } from 'minisearch';
+import type { Query, SearchOptions as MiniSearchOptions } from 'minisearch';
+import { NuwaError } from '../errors.js';
+import { Options, shown } from '../util/options.js';
 import type { RegisteredTool } from './build.js';
 import { CATEGORIES, SOURCES } from './build.js';
 import type { Embedder, JsonSchema, ToolCategory, ToolSource } from './types.js';
@@ -63,10 +65,50 @@ const SEARCH_OPTIONS: MiniSearchOptions = {
   boost: { name: 3, keywords: 2, description: 1, parameters: 0.5 },
   prefix: (term) => term.length >= 3,
   // Typos: one edit (a letter missing, extra or wrong) in words of four to six letters, two from seven
-  // on (so also two swapped letters); more would match unrelated short words.
-  fuzzy: (term) => (term.length < 4 ? false : term.length < 7 ? 1 : 2),
+  // on (so also two swapped letters); more would match unrelated short words. Two swapped letters in
+  // a shorter word (`emial`) are two edits for Levenshtein: `transpositions` below adds those.
+  fuzzy: (term) => (fuzzyDistance(term) === 0 ? false : fuzzyDistance(term)),
   combineWith: 'OR',
 };
+
+function fuzzyDistance(term: string): number {
+  return term.length < 4 ? 0 : term.length < 7 ? 1 : 2;
+}
+
+/**
+ * A swapped pair of adjacent letters is the commonest typo there is, and counts as one edit in the
+ * Damerau sense; MiniSearch's fuzzy matching is Levenshtein, where it costs two. So each query word
+ * allowed only one edit is also looked up with each adjacent pair swapped, exactly (no prefix, no
+ * further fuzziness), weighted as a fuzzy match is.
+ */
+function transpositions(query: string): string[] {
+  const variants = new Set<string>();
+  for (const word of tokenize(query)) {
+    const term = processTerm(word);
+    if (term === null || fuzzyDistance(term) !== 1) continue;
+    const letters = [...term];
+    for (let i = 0; i + 1 < letters.length; i++) {
+      if (letters[i] === letters[i + 1]) continue;
+      const swapped = [...letters];
+      [swapped[i], swapped[i + 1]] = [swapped[i + 1]!, swapped[i]!];
+      variants.add(swapped.join(''));
+    }
+  }
+  return [...variants];
+}
+
+/** What MiniSearch weighs a fuzzy match by (its default `weights.fuzzy`); a transposition weighs the same. */
+const TRANSPOSITION_WEIGHT = 0.45;
+
+/** The intent as MiniSearch's query: its words as they are, or with one transposition each. */
+function keywordQuery(query: string): Query {
+  const swapped = transpositions(query);
+  if (swapped.length === 0) return query;
+  return {
+    combineWith: 'OR',
+    queries: [query, { queries: swapped, combineWith: 'OR', prefix: false, fuzzy: false, boostTerm: () => TRANSPOSITION_WEIGHT }],
+  };
+}
 
 /** Splits names and prose alike: `get_weather`, `sendEmail`, `fs.read_file` and "read a file". */
 export function tokenize(text: string): string[] {
@@ -135,10 +177,10 @@ export class KeywordIndex {
     if (this.engine?.has(document.id)) this.engine.remove(document);
   }
 
-  /** The ids of the documents that match `query`, best first, with MiniSearch's relevance. */
+  /** The ids of the documents that match `query` (or one swapped pair of its letters), best first, with MiniSearch's relevance. */
   search(query: string): Array<{ id: string; score: number }> {
     return this.load()
-      .search(query)
+      .search(keywordQuery(query))
       .map((match) => ({ id: match.id as string, score: match.score }));
   }
 
@@ -208,7 +250,7 @@ export class ToolIndex {
   }
 
   private matchKeywords(intent: string, options: SearchOptions, defaultLimit = DEFAULT_LIMIT) {
-    if (typeof intent !== 'string') throw new TypeError('search(intent): intent must be a string');
+    if (typeof intent !== 'string') throw new NuwaError('TypeError', `search(intent, options): intent must be a string, got ${shown(intent)}`);
     const { limit, minScore, category, source } = checkOptions(options, defaultLimit);
     const query = intent.trim().slice(0, MAX_INTENT_LENGTH);
     const current = new Map(this.currentTools().map((tool) => [tool.name, tool]));
@@ -324,12 +366,10 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? `a ${(value as object).constructor?.name ?? 'object'}` : `a ${typeof value}`;
 }
 
-function checkOptions(options: SearchOptions, defaultLimit: number): Required<Pick<SearchOptions, 'limit'>> & SearchOptions {
-  if (options === null || typeof options !== 'object') throw new TypeError('search(intent, options): options must be an object');
-  const { limit = defaultLimit, minScore, category, source } = options;
-  if (!Number.isInteger(limit) || limit < 1) throw new TypeError(`search: limit must be a whole number of at least 1, got ${String(limit)}`);
-  if (minScore !== undefined && (typeof minScore !== 'number' || Number.isNaN(minScore))) throw new TypeError(`search: minScore must be a number, got ${String(minScore)}`);
-  if (category !== undefined && !CATEGORIES.includes(category)) throw new TypeError(`search: category must be one of ${CATEGORIES.join(', ')}`);
-  if (source !== undefined && !SOURCES.includes(source)) throw new TypeError(`search: source must be one of ${SOURCES.join(', ')}`);
-  return { limit, minScore, category, source };
+/** The options, each read once and checked: a bad one is a NuwaError (TypeError) naming it. */
+function checkOptions(options: unknown, defaultLimit: number): Required<Pick<SearchOptions, 'limit'>> & SearchOptions {
+  const given = Options.of('search(intent, options)', options);
+  const limit = given.check<number>('limit', (value) => Number.isInteger(value) && (value as number) >= 1, 'a whole number of at least 1') ?? defaultLimit;
+  const minScore = given.check<number>('minScore', (value) => typeof value === 'number' && !Number.isNaN(value), 'a number');
+  return { limit, minScore, category: given.oneOf('category', CATEGORIES), source: given.oneOf('source', SOURCES) };
 }

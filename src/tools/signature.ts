@@ -1,6 +1,7 @@
 // How a tool reads to a person or a model: its parameters with types, required marks, defaults and
 // descriptions, and short type names ("list of string", "\"c\" | \"f\""), all taken from the JSON
 // Schema the registry validates with. Shared by `nuwa tools` and buildPrompt.
+import { KEYWORDS } from '../syntax/tokens.js';
 import type { JsonValue } from '../values/json.js';
 import type { RegisteredTool } from './build.js';
 import type { JsonSchema } from './types.js';
@@ -30,6 +31,16 @@ export function parameterSummaries(tool: RegisteredTool): ParameterSummary[] {
     }
     return summary;
   });
+}
+
+const NOT_BARE = new Set<string>([...KEYWORDS, 'true', 'false', 'null']);
+
+/**
+ * A parameter's name as a script writes it in a CALL: bare when it is a name (`city`), JSON-quoted
+ * otherwise (`"first name"`, `""`, `"IF"`), so that a model copying it writes a key that parses.
+ */
+export function argumentKey(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !NOT_BARE.has(name) ? name : JSON.stringify(name);
 }
 
 /** Whether a tool accepts arguments beyond its declared ones (`additionalProperties` not false). */
@@ -71,7 +82,7 @@ function objectText(schema: Record<string, unknown>, depth: number): string {
   const names = Object.keys(properties);
   if (names.length === 0 || names.length > 6) return 'object';
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-  return `{ ${names.map((name) => `${name}${required.has(name) ? '' : '?'}: ${typeText(properties[name], depth + 1)}`).join(', ')} }`;
+  return `{ ${names.map((name) => `${argumentKey(name)}${required.has(name) ? '' : '?'}: ${typeText(properties[name], depth + 1)}`).join(', ')} }`;
 }
 
 function constraintText(schema: Record<string, unknown>): string {

@@ -1,27 +1,9 @@
-// The tool model of TOOLS.md §1 and §4, as public types.
+// The tool model of TOOLS.md §1 and §4, as public types. The schemas a tool is written with, and
+// the types its function gets from them, are inference.ts.
 import type { JsonObject, JsonValue } from '../values/json.js';
+import type { JsonSchema, JsonSchemaObject, NuwaType, ToolArgs, ToolParameter, ToolParameters, ToolReturn, ToolReturns } from './inference.js';
 
-export type NuwaType = 'string' | 'number' | 'boolean' | 'null' | 'array' | 'object' | 'any';
-
-export interface ToolParameter {
-  name: string;
-  description: string;
-  type: NuwaType;
-  /** Defaults to true. */
-  required?: boolean;
-}
-
-/** A JSON Schema (draft-07 / 2019-09 keywords as Ajv understands them). */
-export type JsonSchema = { [keyword: string]: unknown } | boolean;
-
-/** The parameters of a tool as a JSON Schema: `{ type: 'object', properties, required }`. */
-export interface JsonSchemaObject {
-  type: 'object';
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  additionalProperties?: boolean | JsonSchema;
-  [keyword: string]: unknown;
-}
+export type { JsonSchema, JsonSchemaObject, NuwaType, ParametersSchema, StandardSchemaLike, ToolArgs, ToolParameter, ToolParameters, ToolReturn, ToolReturns, TypedToolFunction } from './inference.js';
 
 export interface ToolSchema {
   /** Unique and case-sensitive: what CALL uses. */
@@ -48,40 +30,13 @@ export type ToolCategory = 'file' | 'network' | 'system' | 'data' | 'llm' | 'cus
 export type ToolSource = 'local' | 'module' | 'executable' | 'mcp' | 'a2a';
 export type ConfirmLevel = 'none' | 'read' | 'write' | 'destructive';
 
-/**
- * A schema written with a schema library: a Zod 4 schema, or any Standard Schema (`~standard`) that
- * can produce JSON Schema (Standard JSON Schema). It is converted to JSON Schema once, at registration.
- */
-export interface StandardSchemaLike {
-  readonly '~standard': {
-    readonly vendor: string;
-    readonly version: number;
-    readonly jsonSchema?: {
-      input(options: { target: string }): unknown;
-      output(options: { target: string }): unknown;
-    };
-  };
-}
-
-/** The one-object registration form. */
-export interface ToolDefinition extends Omit<ToolSchema, 'parameters' | 'returns'> {
-  /** A parameter list, a JSON Schema object, or a schema library's object schema (Zod, Standard Schema). */
-  parameters: ToolSchema['parameters'] | StandardSchemaLike;
-  returns: ToolSchema['returns'] | StandardSchemaLike;
-  execute: ToolFunction;
+/** The options of a tool besides its schema and function (TOOLS.md §1), in every form that takes them. */
+export interface ToolOptions {
   category?: ToolCategory;
   /** Risk level; `write` and `destructive` need the host's approval by default. */
   confirm?: ConfirmLevel;
-  /**
-   * The risk level of one call, when it depends on the call's arguments (`http.request`: read for
-   * GET, write otherwise). It gets a copy of the checked arguments, defaults filled in. `confirm`
-   * stays the level that listings show and that plans use for calls whose arguments are computed at
-   * run time: make it the highest level this can answer. An answer that is not a level, or a throw,
-   * counts as `confirm`.
-   */
-  confirmFor?: (args: JsonObject) => ConfirmLevel;
   /** Extra words for search. */
-  keywords?: string[];
+  keywords?: readonly string[];
   /** Per-call time limit; exceeding it raises LimitExceededError and aborts the tool's signal. */
   timeoutMs?: number;
   /** Where the tool came from; providers set it, and it defaults to 'local'. */
@@ -91,6 +46,48 @@ export interface ToolDefinition extends Omit<ToolSchema, 'parameters' | 'returns
    * durable run calls it again without asking anyone (DURABLE.md §3). Default false.
    */
   idempotent?: boolean;
+}
+
+/**
+ * A tool's schema and function, typed from each other: `P` and `R` are the types of `parameters`
+ * and `returns`, inferred where the tool is registered, and they type `execute`'s arguments and
+ * result (inference.ts). Both registration forms share it.
+ */
+export interface TypedTool<P extends ToolParameters = ToolParameters, R extends ToolReturns = ToolReturns> extends ToolOptions {
+  description: string;
+  /**
+   * A parameter list, a JSON Schema object, or a schema library's object schema (Zod, Standard
+   * Schema). Without it the tool takes no arguments.
+   */
+  parameters?: P;
+  /** A type name, a JSON Schema, or a schema library's schema; without it, any JSON value. */
+  returns?: R;
+  /**
+   * The risk level of one call, when it depends on the call's arguments (`http.request`: read for
+   * GET, write otherwise). It gets a copy of the checked arguments, defaults filled in. `confirm`
+   * stays the level that listings show and that plans use for calls whose arguments are computed at
+   * run time: make it the highest level this can answer. An answer that is not a level, or a throw,
+   * counts as `confirm`.
+   */
+  confirmFor?(args: ToolArgs<P>): ConfirmLevel;
+}
+
+/**
+ * The one-object registration form. (`execute` is a method, so that a definition typed from its
+ * schemas is still a ToolDefinition where a list of them is expected.)
+ */
+export interface ToolDefinition<P extends ToolParameters = ToolParameters, R extends ToolReturns = ToolReturns> extends TypedTool<P, R> {
+  /** Unique and case-sensitive: what CALL uses. */
+  name: string;
+  execute(args: ToolArgs<P>, context: ToolContext): ToolReturn<R> | PromiseLike<ToolReturn<R>>;
+}
+
+/** The Nuwa form's schema, `register(name, schema, fn)`: the one-object form without its name and function. */
+export interface NuwaSchema<P extends ToolParameters = ToolParameters, R extends ToolReturns = ToolReturns> extends TypedTool<P, R> {
+  /** When given, the name the tool is registered under. */
+  name?: string;
+  /** The function, when it is not the third argument. */
+  execute?(args: ToolArgs<P>, context: ToolContext): ToolReturn<R> | PromiseLike<ToolReturn<R>>;
 }
 
 export interface StateMetadata {

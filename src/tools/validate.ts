@@ -13,6 +13,9 @@ import { Ajv } from '#ajv';
 import * as ajvFormats from '#ajv-formats';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { parseNumeric } from '../values/numeric.js';
+import { setJsonKey } from '../values/convert.js';
+import { findRefCycle } from './ref-cycles.js';
+import { bareData, bareSchema, needsBareForm, originalKey, plainData } from './bare.js';
 import { didYouMean } from '../util/suggest.js';
 import { describeSchemaType } from './schema.js';
 import type { JsonSchema, JsonSchemaObject, NuwaType } from './types.js';
@@ -26,7 +29,10 @@ function makeAjv(useDefaults: boolean): AjvInstance {
   // keywords Ajv does not know; those are annotations, not reasons to refuse a tool.
   // logger: false, because a library has no business writing to the host's console (Ajv prints the
   // code of a schema it fails to compile; the failure is reported as a TypeError below).
-  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults, coerceTypes: false, logger: false });
+  // ownProperties: a property is there when the object has it as its own; otherwise Ajv reads
+  // `data.constructor` (or `data.__proto__`) through the prototype, and an optional parameter named
+  // `constructor` could never be left out.
+  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults, coerceTypes: false, logger: false, ownProperties: true });
   addFormats(ajv);
   return ajv;
 }
@@ -64,6 +70,10 @@ function compile(purpose: Purpose, subject: string, schema: JsonSchema): Validat
   const key = `${purpose === 'arguments' ? 'a' : 'r'}${JSON.stringify(cleaned)}`;
   const cached = validators.get(key);
   if (cached) return cached;
+  // A reference cycle that never goes down into the value would recurse in Ajv until the stack
+  // overflows (while compiling, or on every call): say where it is instead.
+  const cycle = findRefCycle(cleaned);
+  if (cycle !== undefined) throw new TypeError(`${subject} has a $ref cycle at ${cycle}`);
   const ajv = ajvFor(purpose);
   let validate: ValidateFunction;
   try {
@@ -72,6 +82,7 @@ function compile(purpose: Purpose, subject: string, schema: JsonSchema): Validat
     // Ajv compiles a schema into a function made from text: a host run with
     // --disallow-code-generation-from-strings cannot check JSON Schemas at all.
     if (error instanceof EvalError) throw new TypeError(`${subject} cannot be checked in this host: validating a JSON Schema needs code generated from text (Ajv), which the host forbids`);
+    if (error instanceof RangeError) throw new TypeError(`${subject} nests too deeply to be checked`);
     throw new TypeError(`${subject} is not a valid JSON Schema: ${(error as Error).message}`);
   } finally {
     if (typeof cleaned === 'object') ajv.removeSchema(cleaned);
@@ -96,19 +107,28 @@ export function compileArgumentValidator(toolName: string, schema: JsonSchemaObj
   const required = new Set(schema.required ?? []);
   const accepted = Object.keys(properties);
   const flat = isFlat(schema);
-  let compiled: ValidateFunction | undefined = flat ? undefined : compile('arguments', `tool "${toolName}": its parameters schema`, schema);
+  // A schema naming `constructor`, `__proto__` and the like is checked in the bare form (bare.ts).
+  const bare = needsBareForm(schema);
+  const checked = bare ? (bareSchema(schema) as JsonSchemaObject) : schema;
+  let compiled: ValidateFunction | undefined = flat ? undefined : compile('arguments', `tool "${toolName}": its parameters schema`, checked);
 
   /** Ajv's verdict, coercing where that makes the arguments valid; the problems otherwise. */
   const validateFully = (args: JsonObject, nullProblems: ArgumentProblem[] | null): ArgumentProblem[] | null => {
-    const validate = (compiled ??= compile('arguments', `tool "${toolName}": its parameters schema`, schema));
-    if (validate(args)) return nullProblems;
-    for (let round = 0; round < 8 && coerce(validate.errors ?? [], args); round++) {
-      if (validate(args)) return nullProblems;
+    const validate = (compiled ??= compile('arguments', `tool "${toolName}": its parameters schema`, checked));
+    // In the bare form, Ajv works on a copy; its defaults and coercions are carried back.
+    const target = bare ? (bareData(args) as JsonObject) : args;
+    try {
+      if (validate(target)) return nullProblems;
+      for (let round = 0; round < 8 && coerce(validate.errors ?? [], target); round++) {
+        if (validate(target)) return nullProblems;
+      }
+    } finally {
+      if (bare) replaceContent(args, plainData(target) as JsonObject);
     }
     const problems = nullProblems ?? [];
     const reported = new Set(problems.map((p) => p.path));
     for (const error of validate.errors ?? []) {
-      const problem = describeError(error, args, properties, accepted);
+      const problem = describeError(bare ? originalNames(error) : error, args, properties, accepted);
       if (problem && !reported.has(problem.path)) {
         reported.add(problem.path);
         problems.push(problem);
@@ -136,9 +156,8 @@ export function compileArgumentValidator(toolName: string, schema: JsonSchemaObj
         while (i < names.length && names[i] !== key) i++;
         const value = args[key]!;
         if (i === names.length) {
-          // Not declared: rule 2 as the general path below applies it (through properties[key]).
-          if (value === null && !allowsNull(properties[key])) delete args[key];
-          else if (closed) fits = false;
+          // Not declared (null included: rule 2 is about declared parameters): Ajv decides.
+          if (closed) fits = false;
           continue;
         }
         if (value === null && !nullable[i]) {
@@ -158,13 +177,34 @@ export function compileArgumentValidator(toolName: string, schema: JsonSchemaObj
     // as not given (so its default applies), unless its schema accepts null.
     let nullProblems: ArgumentProblem[] | null = null;
     for (const key in args) {
-      if (args[key] === null && !allowsNull(properties[key])) {
+      if (args[key] === null && !allowsNull(ownValue(properties, key))) {
         if (required.has(key)) (nullProblems ??= []).push(nullGiven(key));
         delete args[key];
       }
     }
     return validateFully(args, nullProblems);
   };
+}
+
+/** A schema's own member `key` (never one objects inherit, such as `constructor`). */
+function ownValue(object: Record<string, JsonSchema>, key: string): JsonSchema | undefined {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+/** Makes `target` hold what `source` holds. */
+function replaceContent(target: JsonObject, source: JsonObject): void {
+  for (const key of Object.keys(target)) delete target[key];
+  for (const key of Object.keys(source)) setJsonKey(target, key, source[key]!);
+}
+
+/** An error of a bare-form check, with the names as the caller spelled them. */
+function originalNames(error: ErrorObject): ErrorObject {
+  const instancePath = error.instancePath === '' ? '' : `/${pointerSegments(error.instancePath).map((segment) => originalKey(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+  const params = { ...error.params } as Record<string, unknown>;
+  for (const key of ['missingProperty', 'additionalProperty', 'property'] as const) {
+    if (typeof params[key] === 'string') params[key] = originalKey(params[key] as string);
+  }
+  return { ...error, instancePath, params };
 }
 
 const JSON_TYPES = ['any', 'string', 'number', 'integer', 'boolean', 'null', 'array', 'object'];
@@ -250,13 +290,13 @@ function coerce(errors: ErrorObject[], root: JsonObject): boolean {
     const parent = resolve(root, segments);
     if (parent === undefined || parent === null || typeof parent !== 'object') continue;
     const container = parent as Record<string, JsonValue>;
-    const value = container[key];
+    const value = Array.isArray(container) ? container[Number(key)] : Object.hasOwn(container, key) ? container[key] : undefined;
     if (value === undefined || value === null || typeof value === 'object') continue;
     const expected = String((error.params as { type: string | string[] }).type).split(',');
     for (const type of expected) {
       const coerced = coerceScalar(value, type);
       if (coerced !== undefined) {
-        container[key] = coerced;
+        setJsonKey(container as JsonObject, key, coerced);
         changed = true;
         break;
       }
@@ -324,7 +364,7 @@ function describeError(
       const missing = String(params.missingProperty);
       const fullPath = displayPath([...segments, missing]);
       if (segments.length === 0) {
-        const property = properties[missing];
+        const property = ownValue(properties, missing);
         const type = property === undefined ? '' : ` (${describeSchemaType(property)}${describeParameter(property)})`;
         return { path: fullPath, message: `missing required argument \`${missing}\`${type}` };
       }
@@ -383,10 +423,12 @@ const NUWA_RESULT_CHECKS: Record<NuwaType, ResultCheck> = {
 export function compileResultCheck(toolName: string, returns: NuwaType | JsonSchema, schema: JsonSchema): ResultCheck {
   if (typeof returns === 'string') return NUWA_RESULT_CHECKS[returns];
   if (schema === true || (typeof schema === 'object' && Object.keys(schema).length === 0)) return NUWA_RESULT_CHECKS.any;
-  const validate = compile('results', `tool "${toolName}": its returns schema`, schema);
+  const bare = needsBareForm(schema);
+  const validate = compile('results', `tool "${toolName}": its returns schema`, bare ? bareSchema(schema) : schema);
   return (value) => {
-    if (validate(value)) return null;
+    if (validate(bare ? bareData(value) : value)) return null;
     const details = (validate.errors ?? [])
+      .map((e) => (bare ? originalNames(e) : e))
       .slice(0, 3)
       .map((e) => `${e.instancePath ? `${displayPath(pointerSegments(e.instancePath))} ` : ''}${e.message ?? 'is invalid'}`)
       .join('; ');

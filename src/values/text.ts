@@ -1,8 +1,9 @@
 // The string form of values (LANGUAGE.md §2) and their compact JSON text. Building text is where a
 // value's size turns into memory, so the text is checked against maxStringLength as it grows and
-// refused before it gets past it; long walks report their work to the run's clock.
+// refused before it gets past it; long walks report their work to the run's clock as they go (so a
+// deadline is seen within a few thousand items), and can pause for heavy built-ins.
 import { NuwaError } from '../errors.js';
-import { DEFAULT_VALUE_LIMITS, MAX_VALUE_DEPTH, NuwaList, tooDeep, Work, type Value, type ValueLimits } from './model.js';
+import { DEFAULT_VALUE_LIMITS, MAX_VALUE_DEPTH, NuwaList, tooDeep, type Value, type ValueLimits } from './model.js';
 
 /** The string form used by PRINT, FORMAT and STR (LANGUAGE.md §2). */
 export function toDisplayString(value: Value, limits: ValueLimits = DEFAULT_VALUE_LIMITS): string {
@@ -18,6 +19,17 @@ export function toDisplayString(value: Value, limits: ValueLimits = DEFAULT_VALU
   }
 }
 
+/**
+ * toDisplayString in steps, for heavy built-ins (runtime/suspend.ts): the walk over a list or object
+ * pauses every PAUSE_UNITS items, after charging the run's clock for them.
+ */
+export function* displayStringSteps(value: Value, limits: ValueLimits = DEFAULT_VALUE_LIMITS): Generator<void, string, void> {
+  if (typeof value !== 'object' || value === null) return toDisplayString(value, limits);
+  const text = new JsonText(limits);
+  yield* text.value(value, 0);
+  return text.text;
+}
+
 /** Compact JSON text of a value, keys in insertion order. */
 export function toJsonText(value: Value, limits: ValueLimits = DEFAULT_VALUE_LIMITS): string {
   switch (typeof value) {
@@ -29,17 +41,29 @@ export function toJsonText(value: Value, limits: ValueLimits = DEFAULT_VALUE_LIM
       return value ? 'true' : 'false';
   }
   if (value === null) return 'null';
-  return new JsonText(limits).value(value, 0).text;
+  const text = new JsonText(limits);
+  const steps = text.value(value, 0);
+  while (!steps.next().done);
+  return text.text;
 }
+
+/** Items written between two pauses of the walk (a power of two). */
+const PAUSE_UNITS = 64 * 1024;
+/** Items written between two reports to the run's clock. */
+const CHARGE_UNITS = 4096;
 
 class JsonText {
   text = '';
   private readonly max: number;
-  private readonly work: Work;
+  private readonly charge: ((units: number) => void) | undefined;
+  /** Items (and every 16 characters of long strings) written since the last report to the clock. */
+  private units = 0;
+  /** Reports since the last pause. */
+  private reports = 0;
 
   constructor(limits: ValueLimits) {
     this.max = limits.maxStringLength;
-    this.work = new Work(limits.charge);
+    this.charge = limits.charge;
   }
 
   private add(part: string): void {
@@ -55,34 +79,40 @@ class JsonText {
     // Quoting only lengthens a string: refuse one that cannot fit before escaping it.
     if (this.text.length + value.length + 2 > this.max) throw this.tooLong();
     this.add(JSON.stringify(value));
+    if (value.length >= 4096) this.units += value.length >>> 4;
     return this;
   }
 
-  value(value: Value, depth: number): this {
-    switch (typeof value) {
-      case 'string':
-        return this.string(value);
-      case 'number':
-        this.add(String(value));
-        return this;
-      case 'boolean':
-        this.add(value ? 'true' : 'false');
-        return this;
-    }
-    if (value === null) {
-      this.add('null');
-      return this;
-    }
+  private scalar(value: Value): void {
+    if (typeof value === 'string') this.string(value);
+    else this.add(value === null ? 'null' : typeof value === 'number' ? String(value) : value ? 'true' : 'false');
+  }
+
+  /** Whether the walk should pause: its work is reported to the clock every CHARGE_UNITS items. */
+  private counted(): boolean {
+    if (++this.units < CHARGE_UNITS) return false;
+    this.charge?.(this.units);
+    this.units = 0;
+    if (++this.reports < PAUSE_UNITS / CHARGE_UNITS) return false;
+    this.reports = 0;
+    return true;
+  }
+
+  /** Writes a value, as steps that pause now and then (the caller drains them when it cannot pause). */
+  *value(value: Value, depth: number): Generator<void, void, void> {
+    if (typeof value !== 'object' || value === null) return this.scalar(value);
     if (depth >= MAX_VALUE_DEPTH) throw tooDeep();
-    this.work.add(value instanceof NuwaList ? value.length : value.size);
     if (value instanceof NuwaList) {
       this.add('[');
       for (let i = 0; i < value.length; i++) {
         if (i > 0) this.add(',');
-        this.value(value.at(i), depth + 1);
+        const item = value.at(i);
+        if (typeof item === 'object' && item !== null) yield* this.value(item, depth + 1);
+        else this.scalar(item);
+        if (this.counted()) yield;
       }
       this.add(']');
-      return this;
+      return;
     }
     this.add('{');
     let first = true;
@@ -91,9 +121,10 @@ class JsonText {
       first = false;
       this.string(key);
       this.add(':');
-      this.value(item, depth + 1);
+      if (typeof item === 'object' && item !== null) yield* this.value(item, depth + 1);
+      else this.scalar(item);
+      if (this.counted()) yield;
     }
     this.add('}');
-    return this;
   }
 }

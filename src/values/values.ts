@@ -24,7 +24,7 @@ export {
   type Value,
   type ValueLimits,
 } from './model.js';
-export { toDisplayString, toJsonText } from './text.js';
+export { displayStringSteps, toDisplayString, toJsonText } from './text.js';
 export { copyJson, fromJson, NotJsonError, setJsonKey, toJson } from './convert.js';
 
 export function typeName(value: Value): TypeName {
@@ -56,16 +56,22 @@ function same(a: Value, b: Value, depth: number, work: Work): boolean {
   if (depth >= MAX_VALUE_DEPTH) throw tooDeep();
   if (a instanceof NuwaList) {
     if (!(b instanceof NuwaList) || a.length !== b.length) return false;
-    work.add(a.length);
-    for (let i = 0; i < a.length; i++) if (!same(a.at(i), b.at(i), depth + 1, work)) return false;
+    // The work is reported as it is done (every 4,096 items), so that a deadline is seen mid-walk.
+    for (let i = 0; i < a.length; i++) {
+      if ((i & 4095) === 4095) work.add(4096);
+      if (!same(a.at(i), b.at(i), depth + 1, work)) return false;
+    }
+    work.add(a.length & 4095);
     return true;
   }
   if (b instanceof NuwaList || a.size !== b.size) return false;
-  work.add(a.size);
+  let seen = 0;
   for (const [key, value] of a) {
+    if ((++seen & 4095) === 0) work.add(4096);
     const other = b.get(key);
     if (other === undefined || !same(value, other, depth + 1, work)) return false;
   }
+  work.add(seen & 4095);
   return true;
 }
 

@@ -62,7 +62,7 @@ export function createToolExecutor(dir: string, options: ExecutorOptions = {}): 
       loading = undefined;
       return { success: false, error: describeThrown(error) };
     }
-    const outcome = await runCall(registry, registry.executeDefaults, name, args, approve === undefined ? { needsApproval: [] } : { approve });
+    const outcome = await runCall(registry, registry.executeDefaults, { name, input: args }, approve === undefined ? { needsApproval: [] } : { approve });
     if (outcome.ok) return { success: true, data: outcome.data };
     const failure = ownFailure(outcome.error);
     // The tool's own `error` as it printed it; anything else (its crash, a timeout) as Nuwa words it.

@@ -13,6 +13,7 @@
 // - `metadata` names the tool as sdkwork does: its id (`file-read`) and its name (`File Read`).
 import { randomId } from '../util/platform.js';
 import { runCall, type ExecuteOptions } from '../tools/execute.js';
+import { causeOf, type ChainStrategy, type NodeState } from '../tools/chain.js';
 import { defineTool, isDefinedTool, type DefinedTool, type DefineToolSpec } from '../tools/forms.js';
 import type { CallerContext } from '../tools/call-host.js';
 import type { RegisteredTool, ToolRegistry as NuwaToolRegistry } from '../tools/registry.js';
@@ -96,8 +97,39 @@ export interface SdkworkRegistry {
    * `session`, `timeoutMs`, ...). Resolves whatever happens; never rejects.
    */
   execute(name: string, input: unknown, context?: Partial<ToolExecutionContext>, options?: ExecuteOptions): Promise<ToolResult>;
-  // executeChain(nodes | chain, { strategy }) belongs here: a chain's nodes are calls made through
-  // `execute`, run on the concurrency machinery (TOOLS.md §11, DURABLE.md §4; another change).
+  /**
+   * Runs a chain of calls (`sequential` by default, `parallel`, or `dag`), with `{{prev.data.x}}`
+   * and `{{nodes.<id>.data.x}}` templates in the inputs; resolves to the nodes with their final
+   * state, result and error, and each result by node id. Never rejects.
+   */
+  executeChain(chain: ToolChain | ChainNode[], options?: ExecuteOptions & { strategy?: ChainStrategy }): Promise<ChainResult>;
+}
+
+/** A node of a chain as given: sdkwork's ToolCallNode, its state and result filled in by the chain. */
+export type ChainNode = Partial<ToolCallNode> & { toolId: string };
+
+export interface ToolCallNode {
+  id: string;
+  toolId: string;
+  input: unknown;
+  dependencies: string[];
+  state: NodeState;
+  result?: ToolResult;
+  error?: string;
+}
+
+export interface ToolChain {
+  id: string;
+  nodes: ChainNode[];
+  strategy: ChainStrategy;
+}
+
+export interface ChainResult {
+  success: boolean;
+  nodes: ToolCallNode[];
+  results: Record<string, ToolResult>;
+  /** Why the chain could not run at all (its nodes are then all skipped). */
+  error?: string;
 }
 
 /** sdkwork's name for its registry's interface. */
@@ -113,6 +145,29 @@ class SdkworkView implements SdkworkRegistry {
   private readonly shown = new WeakMap<RegisteredTool, Tool>();
 
   constructor(readonly registry: NuwaToolRegistry) {}
+
+  async executeChain(chain: ToolChain | ChainNode[], options?: ExecuteOptions & { strategy?: ChainStrategy }): Promise<ChainResult> {
+    const ran = await this.registry.executeChain(chain as Parameters<NuwaToolRegistry['executeChain']>[0], options);
+    // Each result as sdkwork's execute gives it: the tool's own error code and details, and its id.
+    const shaped = new Map<string, ToolResult>();
+    for (const [id, result] of Object.entries(ran.results)) {
+      const node = ran.nodes.find((candidate) => candidate.id === id)!;
+      const tool = this.find(node.toolId);
+      const metadata: ToolExecutionMeta = { ...result.metadata!, toolId: tool?.id ?? tool?.name ?? node.toolId, toolName: tool?.title ?? tool?.name ?? node.toolId };
+      if (result.success) {
+        shaped.set(id, { success: true, data: result.data!, metadata });
+        continue;
+      }
+      const cause = causeOf(result);
+      const failure = cause === undefined ? { message: result.error ?? 'failed', code: result.code } : ownFailure(cause);
+      const error: ToolError = { message: failure.message };
+      if (failure.code !== undefined) error.code = failure.code;
+      if ('details' in failure && failure.details !== undefined) error.details = failure.details;
+      shaped.set(id, { success: false, error, metadata });
+    }
+    const nodes = ran.nodes.map(({ result: _nuwa, ...node }): ToolCallNode => ({ ...node, ...(shaped.has(node.id) && { result: shaped.get(node.id) }) }));
+    return { success: ran.success, nodes, results: Object.fromEntries(shaped), ...(ran.error !== undefined && { error: ran.error }) };
+  }
 
   register(tool: RegistrableTool): Tool {
     if (tool === null || typeof tool !== 'object') throw new TypeError('register(tool): a tool must be an object made by defineTool({ id, name, description, execute, ... })');
@@ -173,7 +228,7 @@ class SdkworkView implements SdkworkRegistry {
     if (signal !== undefined && !(signal instanceof AbortSignal)) return refused('execute(name, input, context): context.signal must be an AbortSignal');
     const callOptions = { ...options, caller, ...(signal !== undefined && { signal }) };
 
-    const outcome = await runCall(this.registry, this.registry.executeDefaults, tool?.name ?? name, input, callOptions);
+    const outcome = await runCall(this.registry, this.registry.executeDefaults, { name: tool?.name ?? name, input }, callOptions);
     const { startTime: began, endTime, duration, executionId } = outcome.metadata;
     const metadata: ToolExecutionMeta = { executionId: caller.executionId ?? executionId, toolId, toolName, startTime: began, endTime, duration };
     if (outcome.ok) return { success: true, data: outcome.data, metadata };

@@ -127,6 +127,66 @@ describe('nuwa mcp', () => {
     expect(await waitFor(() => !isAlive(serverPid))).toBe(true);
   });
 
+  it('keeps a result key named __proto__: such a result travels as JSON text, with every key', async () => {
+    const { call } = await serve(['--mcp', fixtureServer]);
+    const odd = await call('fixture_server__odd_keys');
+    expect(odd.isError).toBeFalsy();
+    expect(odd.structuredContent).toBeUndefined();
+    expect(Object.keys(JSON.parse(odd.content[0]!.text))).toEqual(['__proto__', 'constructor', 'toString', 'a']);
+    const script = await call('run_script', { script: 'LET r = CALL fixture_server.odd_keys {}\nPRINT(KEYS(r))' });
+    expect(script.structuredContent).toMatchObject({ ok: true, output: ['["__proto__","constructor","toString","a"]'] });
+    expect(Object.keys((script.structuredContent!.variables as { r: object }).r)).toEqual(['__proto__', 'constructor', 'toString', 'a']);
+  });
+
+  it('answers a message over its 10 MiB limit with an error and goes on serving (the SDK client)', async () => {
+    const { call, client, stderr } = await serve(['--tools', tools]);
+    const huge = `PRINT(1) // ${'x'.repeat(11 * 1024 * 1024)}`;
+    await expect(client.callTool({ name: 'run_script', arguments: { script: huge } })).rejects.toThrow(/larger than this server's limit of 10 MiB/);
+    const after = await call('run_script', { script: 'PRINT(CALL math.add { a: 1, b: 2 })' });
+    expect(after.structuredContent).toMatchObject({ ok: true, output: ['3'] });
+    expect(stderr()).toMatch(/nuwa mcp: skipped a message of \d+ bytes \(request \d+\): over the limit of 10 MiB/);
+  });
+
+  it('skips junk and oversized lines of a raw client, says so on stderr, keeps serving, and says why it stops', async () => {
+    const child = spawn(process.execPath, [bin, 'mcp', '--tools', tools], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const send = (text: string) => child.stdin.write(`${text}\n`);
+    send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    send('this is not JSON');
+    send('{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"run_script","arguments":{"script":"' + 'x'.repeat(12 * 1024 * 1024) + '"}}}');
+    send('{"jsonrpc":"2.0","method":"notifications/progress","params":{"junk":"' + 'y'.repeat(11 * 1024 * 1024) + '"}}');
+    send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'math__add', arguments: { a: 2, b: 3 } } }));
+    const kill = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    expect(await waitFor(() => stdout.includes('"id":2'), 20_000)).toBe(true);
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    clearTimeout(kill);
+    const replies = stdout.trim().split('\n').map((line) => JSON.parse(line) as { id?: unknown; error?: { message: string }; result?: { content: Array<{ text: string }> } });
+    expect(replies.find((reply) => reply.id === 'big')?.error?.message).toMatch(/larger than this server's limit of 10 MiB/);
+    expect(replies.find((reply) => reply.id === 2)?.result?.content[0]?.text).toBe('5');
+    expect(stderr).toMatch(/skipped a line that is not JSON: "this is not JSON"/);
+    expect(stderr).toMatch(/skipped a message of more than 10 MiB \(request "big"\): over the limit of 10 MiB/);
+    expect(stderr).toMatch(/skipped a message of \d+ bytes: over the limit of 10 MiB/);
+    expect(stderr).not.toMatch(/stopping/); // the client closing stdin is the normal end
+  });
+
+  it('says on stderr why it stops when it is stopped other than by the client', async () => {
+    const child = spawn(process.execPath, [bin, 'mcp', '--tools', tools], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr).toBe('nuwa mcp: stopping: terminated (SIGTERM)\n');
+  });
+
   it('exits by itself when the client closes stdin', async () => {
     const child = spawn(process.execPath, [bin, 'mcp', '--tools', tools], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -23,13 +23,13 @@ registry.register({
 registry.on('tool:registered', () => { throw new Error('a broken registry listener'); });
 registry.register({ name: 'later', description: 'd', parameters: [], returns: 'number', execute: () => 1 });
 const interpreter = new Interpreter(registry, { onEvent: () => { throw new Error('a broken listener'); } });
-const result = await interpreter.run('PRINT("printed by the script")\\nPRINT(CALL chatty {})');
+const result = await interpreter.run('PRINT("printed by the script")\\nPRINT(CALL chatty {})\\nLET many = [CALL chatty {} FOR i IN RANGE(40)]');
 const called = await registry.execute('chatty', {});
 const context = registry.createToolContext('chatty');
 context.print('printed by host code');
 context.logger.error('logged by host code');
 await interpreter.run('LET x = 1 / 0').catch(() => {});
-process.exitCode = result.output.length === 3 && called.success ? 0 : 7;
+process.exitCode = result.output.length === 43 && called.success ? 0 : 7;
 `;
 
 describe('a library Interpreter is quiet', () => {

@@ -79,8 +79,18 @@ describe('nuwa run on hostile text', () => {
     expect(result.stderr).toContain('1 | LET a = "\\x1B[31mred" + \\x07 1\n  |                         ^');
   });
 
+  it('refuses a script over maxSourceBytes (4 MiB by default) before parsing it', () => {
+    const result = nuwaRun(file('huge.nuwa', `${'LET a = 1\n'.repeat(450_000)}PRINT(a)\n`));
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^huge\.nuwa:1:1: LimitExceededError: the script is 4500009 bytes long, more than maxSourceBytes \(4194304\)$/m);
+    const allowed = nuwaRun('huge.nuwa', '--max-source-bytes', '5000000');
+    expect(allowed.stderr).toBe('');
+    expect(allowed.stdout).toBe('1\n');
+  });
+
   it('reports an unterminated string of 10 MB as an unterminated string', () => {
-    const result = nuwaRun(file('long.nuwa', `LET s = "${'a'.repeat(10_000_000)}\nPRINT(1)\n`));
+    const result = nuwaRun(file('long.nuwa', `LET s = "${'a'.repeat(10_000_000)}\nPRINT(1)\n`), '--max-source-bytes', '20000000');
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/^long\.nuwa:1:9: SyntaxError: unterminated string: close it with `"` on the same line/m);
     expect(result.stderr).not.toMatch(/stack|too large|nests too deeply/);

@@ -2,7 +2,7 @@
 // languages (--tools-dir), MCP servers (--mcp: the SDK fixture server and the official filesystem
 // server from npm), their failures, and no process left behind, also after Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -156,6 +156,50 @@ describe('nuwa run --mcp', () => {
     }
   });
 });
+
+describe('the host killed outright (SIGKILL, as the OOM killer does)', () => {
+  it('takes the executable and its children with it, through the supervisor process', async () => {
+    const dir = tempDir();
+    const pids = path.join(dir, 'pids');
+    bashTool(dir, 'hangs', info('hangs'), `sleep 60 &\necho $! >> ${pids}\necho $$ >> ${pids}\nwait`);
+    const child = spawn(process.execPath, [bin, 'run', '-', '--tools-dir', dir], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    child.stdin.end('CALL hangs {}');
+    const [grandchild, tool] = await readPids(pids, 2);
+    expect(isAlive(tool!) && isAlive(grandchild!)).toBe(true);
+    await waitFor(() => supervisorsOf(child.pid!).length > 0, 10_000);
+    const supervisors = supervisorsOf(child.pid!);
+    child.kill('SIGKILL');
+    await closed;
+    try {
+      expect(await waitFor(() => !isAlive(tool!), 5_000)).toBe(true);
+      expect(await waitFor(() => !isAlive(grandchild!), 5_000)).toBe(true);
+    } finally {
+      for (const pid of [tool!, grandchild!]) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+    // One supervisor per host, however many tools it ran; its work done, it has gone too.
+    expect(supervisors).toHaveLength(1);
+    expect(await waitFor(() => supervisors.every((pid) => !isAlive(pid)), 5_000)).toBe(true);
+  });
+});
+
+/** The supervisor processes (by their command line) whose parent is `parent`. */
+function supervisorsOf(parent: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parentPid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      // Its title once it has started; its `node -e` program before.
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (parentPid === parent && (command.startsWith('nuwa-supervisor') || command.includes('supervisorMain'))) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
 
 describe('Ctrl-C', () => {
   /** Starts nuwa, waits until `ready` holds, sends SIGINT, and resolves with the outcome. */

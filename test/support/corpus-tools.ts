@@ -117,8 +117,8 @@ const BAD_RESULTS = [
   'object_cycle', 'nested_nan', 'nested_date', 'undefined', 'undefined_property', 'undefined_item', 'proto_key', 'shared',
 ];
 
-function nestedLists(depth: number): JsonValue {
-  let value: JsonValue = [];
+function nestedLists(depth: number): JsonValue[] {
+  let value: JsonValue[] = [];
   for (let level = 1; level < depth; level++) value = [value];
   return value;
 }
@@ -274,6 +274,7 @@ export function registerCorpusTools(registry: ToolRegistry): void {
     description: 'Declares returns: number but returns a string.',
     parameters: [],
     returns: 'number',
+    // @ts-expect-error: the types refuse the wrong result too; the runtime's check is what this tool is for
     execute: () => 'forty-two',
   });
   registry.register({
@@ -281,6 +282,7 @@ export function registerCorpusTools(registry: ToolRegistry): void {
     description: 'Declares a JSON Schema result { id: integer } but returns { id: "x" }.',
     parameters: [],
     returns: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
+    // @ts-expect-error: the types refuse the wrong result too; the runtime's check is what this tool is for
     execute: () => ({ id: 'x' }),
   });
 

@@ -5,7 +5,8 @@
 //   ```nuwa error=Kind         ... and stops with that kind, at the line of its `// error: Kind` comment
 //   ```nuwa tools=a.mjs,b.mjs  ... with those tool modules instead
 //   ```console                 `$ command` lines replayed by sh with nuwa on the PATH; each prints what follows it
-//   ```ts / ```js              a program run by node: status 0, no stderr, stdout = a following ```text output
+//   ```ts / ```js              a program run by node: status 0, no stderr, stdout = a following ```text output;
+//                              the ```ts ones of a document also type-check together (tsc --strict)
 //   ```ts prelude=model        ... after test/docs/model.ts (a stand-in model client)
 //   ```js tools-module         a tools module: loads as --tools loads it, and registers tools
 //   ```nuwa file=path          the whole file at path, as it is (the file runs where it lives)
@@ -17,6 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ERROR_KINDS } from '../../src/errors.js';
 import { fencedBlocks, type Block } from './markdown.js';
 import { cleanUp, EXAMPLE_TOOLS, expectations, loadModuleSnippet, parseSession, root, runProgram, runScript, runSession } from './snippets.js';
+import { describeProblems, typeCheck } from './typecheck.js';
 
 const PROGRAM_LANGUAGES = new Set(['ts', 'js', 'typescript', 'javascript']);
 const RUN = new Set(['nuwa', 'console', ...PROGRAM_LANGUAGES]);
@@ -31,6 +33,17 @@ export function describeDocument(file: string): void {
 
     it('has code that runs', () => expect(runnable.length).toBeGreaterThan(0));
 
+    // What a reader copies into a strict TypeScript project compiles there as it is: no casts needed
+    // that the page does not show. One program for the page: one compiler run.
+    const typed = blocks.filter((block) => block.language === 'ts' && block.options.file === undefined);
+    if (typed.length > 0) {
+      it(`its ${typed.length} TypeScript program(s) type-check (tsc --strict, against the built package)`, () => {
+        const programs = typed.map((block) => ({ name: `${path.basename(file, '.md')}-${block.line}`, source: typedSource(block) }));
+        const problems = typeCheck(programs);
+        expect(describeProblems(problems), 'program-line:line-in-the-block problem').toBe('');
+      });
+    }
+
     it.each(runnable.map((entry) => [`${entry.block.language} at ${file}:${entry.block.line} (${entry.block.heading || 'top'})`, entry] as const))(
       '%s',
       async (_name, { block, next }) => {
@@ -42,6 +55,24 @@ export function describeDocument(file: string): void {
       },
     );
   });
+}
+
+/**
+ * A ```ts program as the compiler sees it: with its prelude's exports imported (at run time the
+ * prelude puts them on globalThis, test/docs/README.md).
+ */
+function typedSource(block: Block): string {
+  const prelude = block.options.prelude;
+  if (prelude === undefined) return block.body;
+  const file = path.join(root, 'test', 'docs', `${prelude}.js`);
+  return `import * as prelude from ${JSON.stringify(file)};
+const { ${preludeExports(prelude).join(', ')} } = prelude;
+${block.body}`;
+}
+
+function preludeExports(prelude: string): string[] {
+  const text = readFileSync(path.join(root, 'test', 'docs', `${prelude}.ts`), 'utf8');
+  return [...text.matchAll(/^export (?:async )?(?:function|const) (\w+)/gm)].map((match) => match[1]!);
 }
 
 /** A block that shows a file of the repository shows all of it, as it is (the file is run where it lives). */

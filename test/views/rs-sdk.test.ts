@@ -45,7 +45,7 @@ describe('createToolExecutor', () => {
     tool(folder, 'hello', { description: 'greets', parameters: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] } }, 'echo \'{"success": true, "data": "hi"}\'');
     expect(await executor('hello', { who: 'me' })).toEqual({ success: true, data: 'hi' });
     expect(await executor('nope', {})).toEqual({ success: false, error: 'Unknown tool: nope' });
-    expect(await executor(42 as never, {})).toEqual({ success: false, error: 'a function call needs the name of a tool' });
+    expect(await executor(42 as never, {})).toEqual({ success: false, error: 'a function call needs the name of a tool, got 42' });
     expect(await executor('hello', [1] as never)).toEqual({ success: false, error: expect.stringMatching(/must be an object/) });
     expect(await executor('hello', { who: 'me', extra: 1 })).toEqual({ success: false, error: expect.stringMatching(/unknown argument `extra`/) });
     expect(await executor('hello')).toEqual({ success: false, error: expect.stringMatching(/missing required argument `who`/) });

@@ -92,7 +92,7 @@ describe('finding tools', () => {
     expect(tools.search('network').map((tool) => tool.id)).toEqual(['http-request']); // its category
     expect(tools.search('zebra')).toEqual([]);
     expect(tools.search('')).toEqual([]);
-    expect(() => tools.search(5 as never)).toThrow(TypeError);
+    expect(() => tools.search(5 as never)).toThrow(/intent must be a string/);
   });
 
   it('search follows registration', () => {
@@ -156,7 +156,7 @@ describe('execute', () => {
       ['file-read', { path: 'a' }, { agentId: 7 }, undefined, /context.agentId must be a string/, 'TypeError'],
       ['file-read', { path: 'a' }, { logger: { info: 1 } }, undefined, /context.logger/, 'TypeError'],
       ['file-read', { path: 'a' }, { signal: 'stop' }, undefined, /context.signal must be an AbortSignal/, 'TypeError'],
-      ['file-read', { path: 'a' }, undefined, { approve: 'yes' }, /approve must be a function/, 'TypeError'],
+      ['file-read', { path: 'a' }, undefined, { approve: 'yes' }, /`approve` must be a function/, 'TypeError'],
     ];
     for (const [name, input, context, options, message, code] of cases) {
       const result = await (tools.execute as (...args: unknown[]) => Promise<{ success: boolean; error?: { message: string; code?: string }; metadata: object }>)(name, input, context, options);

@@ -64,7 +64,7 @@ export class PlaitedToolRegistry extends ToolRegistry {
         return { success: false, error: (error as Error).message }; // the parser's own message, as in Plaited
       }
     }
-    const outcome = await runCall(this, this.executeDefaults, name, input, options);
+    const outcome = await runCall(this, this.executeDefaults, { name, input }, options);
     if (outcome.ok) return { success: true, data: outcome.data };
     const failure = ownFailure(outcome.error);
     const result: PlaitedResult = { success: false, error: failure.reported ?? failure.message };

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Interpreter, ToolRegistry, type RunOutcome } from '../../../src/index.js';
 import { tool } from '../../support/harness.js';
 
-/** A random script: reads, writes (which need approval), prints, NOW(), IFs and FOR loops, nested. */
+/** A random script: reads, writes (which need approval), prints, NOW(), IFs, FOR loops and comprehensions, nested. */
 const scriptArbitrary = (() => {
   const value = fc.oneof(fc.constant('v'), fc.integer({ min: 0, max: 9 }).map(String), fc.constant('LEN(xs)'));
   const statement: fc.Memo<string> = fc.memo((depth) => {
@@ -17,6 +17,10 @@ const scriptArbitrary = (() => {
       value.map((x) => `PRINT(${x})`),
       fc.constant('LET t = NOW() - t0\nPRINT(t)'),
       fc.constant('LET xs = APPEND(xs, v)'),
+      // Comprehensions: their calls run concurrently, writes in element order (DURABLE.md §4).
+      fc.integer({ min: 0, max: 3 }).map((n) => `LET xs = [CALL r { x: i + v } FOR i IN RANGE(${n})]`),
+      fc.integer({ min: 0, max: 3 }).map((n) => `LET xs = [CALL w { x: i } FOR i IN RANGE(${n}) IF i != 1]`),
+      fc.integer({ min: 0, max: 3 }).map((n) => `PRINT([NOW() - t0 + CALL r { x: i } FOR i IN RANGE(${n})])`),
     ];
     if (depth <= 1) return fc.oneof(...leaves);
     const block = fc.array(statement(depth - 1), { minLength: 1, maxLength: 3 }).map((lines) => lines.join('\n'));

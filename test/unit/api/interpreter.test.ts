@@ -12,6 +12,7 @@ import {
   type JsonObject,
 } from '../../../src/index.js';
 import { failure, tool } from '../../support/harness.js';
+import { thrownBy } from '../../support/thrown.js';
 
 function quiet(registry = new ToolRegistry(), options: ConstructorParameters<typeof Interpreter>[1] = {}): Interpreter {
   return new Interpreter(registry, { print: () => {}, ...options });
@@ -74,7 +75,7 @@ describe('Interpreter.run result', () => {
   });
 
   it('refuses a registry that is not a ToolRegistry', () => {
-    expect(() => new Interpreter({} as ToolRegistry)).toThrow(TypeError);
+    expect(thrownBy(() => new Interpreter({} as ToolRegistry), NuwaError)).toMatchObject({ kind: 'TypeError', message: 'new Interpreter(registry, options): registry must be a ToolRegistry, got an object' });
   });
 });
 

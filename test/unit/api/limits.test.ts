@@ -110,6 +110,27 @@ describe('maxOutputBytes', () => {
   });
 });
 
+describe('maxSourceBytes', () => {
+  it('refuses script text longer than it before parsing it, counting UTF-8 bytes', async () => {
+    const { interpreter, printed } = setup([], { limits: { maxSourceBytes: 20 } });
+    await interpreter.run('PRINT("é") // 20 by'); // 20 bytes: é is two
+    expect(printed).toEqual(['é']);
+    const error = await failure(interpreter.run('PRINT("é") // 21 byt'));
+    expect(error.kind).toBe('LimitExceededError');
+    expect(error.message).toBe('the script is 21 bytes long, more than maxSourceBytes (20)');
+    // Not parsed: text that would be a syntax error is refused the same way.
+    expect((await failure(interpreter.run('this is not a script at all'))).kind).toBe('LimitExceededError');
+    expect(printed).toEqual(['é']);
+  });
+
+  it('does not count a program parsed already, and is 4 MiB by default', async () => {
+    const { interpreter, printed } = setup([], { limits: { maxSourceBytes: 5 } });
+    await interpreter.run(parse('PRINT("parsed before")'));
+    expect(printed).toEqual(['parsed before']);
+    expect(DEFAULT_LIMITS.maxSourceBytes).toBe(4 * 1024 * 1024);
+  });
+});
+
 describe('timeoutMs', () => {
   it('ends a synchronous loop over a big list with LimitExceededError naming the limit', async () => {
     const { interpreter } = setup([], { limits: { timeoutMs: 50, maxSteps: 1e12 } });

@@ -129,7 +129,7 @@ describe('buildPrompt', () => {
     expect(own).not.toContain('get_prices');
     expect(() => buildPrompt(registry, { examples: ['let x = 1'] })).toThrow(/example 1 does not parse/);
     expect(() => buildPrompt(registry, { examples: ['PRINT(1) // ```'] })).toThrow(/contains a fence/);
-    expect(() => buildPrompt(registry, { examples: 'LET x = 1' as never })).toThrow(/examples must be true, false or a list of scripts/);
+    expect(() => buildPrompt(registry, { examples: 'LET x = 1' as never })).toThrow(/`examples` must be true, false or a list of scripts/);
   });
 
   it('says when there are no tools', () => {

@@ -77,6 +77,25 @@ describe('discovery', () => {
     expect(reasons.z_duplicate).toMatch(/already registered/);
   });
 
+  it('reports a schema whose $ref comes back to itself in one line naming where, and loads the rest', async () => {
+    const dir = tempDir();
+    bashTool(dir, 'good', info('good'), 'echo \'{"success":true,"data":1}\'');
+    bashTool(dir, 'self', info('self', { parameters: { type: 'object', properties: { a: { $ref: '#/properties/a' } } } }), '');
+    bashTool(dir, 'loop', info('loop', { parameters: { type: 'object', properties: { a: { $ref: '#/$defs/b' } }, $defs: { b: { $ref: '#/$defs/c' }, c: { allOf: [{ $ref: '#/$defs/b' }] } } } }), '');
+    const tree = { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/node' } } } };
+    bashTool(dir, 'tree', info('tree', { parameters: { type: 'object', properties: { root: { $ref: '#/$defs/node' } }, $defs: { node: tree } } }), 'echo \'{"success":true,"data":1}\'');
+    const { loaded, interpreter, printed } = await load(dir);
+    expect(loaded.tools.sort()).toEqual(['good', 'tree']);
+    const reasons = Object.fromEntries(loaded.failures.map((f) => [path.basename(f.source), f.reason]));
+    expect(reasons.self).toBe('tool "self": its parameters schema has a $ref cycle at #/properties/a');
+    expect(reasons.loop).toMatch(/^tool "loop": its parameters schema has a \$ref cycle at #\/\$defs\/[bc]$/);
+    // a recursive schema that goes down into the value on each step is fine, and checks deep values
+    await interpreter.run('PRINT(CALL tree { root: { kids: [{ kids: [{ kids: [] }] }] } })');
+    expect(printed).toEqual(['1']);
+    const error = await failure(interpreter.run('CALL tree { root: { kids: [{ kids: [1] }] } }'));
+    expect(error.kind).toBe('ToolArgumentError');
+  });
+
   it('fails as a whole for a directory that does not exist', async () => {
     await expect(new ToolRegistry().loadExecutables('/no/such/dir')).rejects.toThrow(/cannot load tools from \/no\/such\/dir: no such directory/);
   });
@@ -250,7 +269,7 @@ describe('runaway tools', () => {
   });
 
   it('refuses bad options', async () => {
-    await expect(new ToolRegistry().loadExecutables(examples, { timeoutMs: -1 })).rejects.toThrow(/timeoutMs must be a positive number/);
+    await expect(new ToolRegistry().loadExecutables(examples, { timeoutMs: -1 })).rejects.toThrow(/`timeoutMs` must be a positive number/);
   });
 });
 

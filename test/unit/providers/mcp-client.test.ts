@@ -58,6 +58,20 @@ describe('connecting', () => {
     expect(registry.lookup('fx.echo')!.timeoutMs).toBe(1234);
   });
 
+  it('reports each tool it cannot use in one line, and registers the others', async () => {
+    const { connection } = await connect({ env: { FIXTURE_BROKEN_TOOLS: '1' } });
+    expect(connection.tools).toContain('fixture_server.add');
+    expect(connection.tools).not.toContain('fixture_server.cyclic');
+    const shown = `${process.execPath} ${server}`;
+    expect(connection.failures).toEqual([
+      { source: `${shown} (tool stringly)`, reason: 'its inputSchema has type "string"; the arguments of an MCP tool are an object (type "object")' },
+      { source: `${shown} (tool schemaless)`, reason: 'its inputSchema is not a JSON Schema object (it is missing)' },
+      { source: `${shown} (tool (without a name))`, reason: 'it has no name' },
+      { source: `${shown} (tool cyclic)`, reason: 'tool "fixture_server.cyclic": its parameters schema has a $ref cycle at #/properties/a' },
+    ]);
+    for (const failure of connection.failures) expect(failure.reason).not.toContain('\n');
+  });
+
   it('gives a second server of the same name its own toolset', async () => {
     const { registry } = await connect();
     const second = await registry.connectMcp({ command: process.execPath, args: [server] });
@@ -92,6 +106,44 @@ describe('calls', () => {
       ].join('\n'),
     );
     expect(printed).toEqual(['5', '21', 'plain words', '2', 'image/png']);
+  });
+
+  it('keeps every key of a result, __proto__ and constructor included, in structuredContent and in JSON text', async () => {
+    const { registry, interpreter, printed } = await connect();
+    await interpreter.run(
+      [
+        'LET r = CALL fixture_server.odd_keys {}',
+        'PRINT(KEYS(r))',
+        'PRINT(r["__proto__"])',
+        'PRINT(KEYS(r.a))',
+      ].join('\n'),
+    );
+    expect(printed).toEqual(['["__proto__","constructor","toString","a"]', '{"polluted":true}', '["__proto__"]']);
+    const direct = await registry.execute({ name: 'fixture_server.odd_keys', arguments: {} });
+    expect(direct.success).toBe(true);
+    expect(Object.keys(direct.data as object)).toEqual(['__proto__', 'constructor', 'toString', 'a']);
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it('fails a call whose answer is over maxMessageBytes with an error naming the limit, and stays connected', async () => {
+    const { registry, connection, interpreter, printed } = await connect();
+    const big = await registry.execute({ name: 'fixture_server.big', arguments: { bytes: 5_000_000 } });
+    expect(big).toMatchObject({ success: false, code: 'ToolExecutionError' });
+    expect(big.error).toMatch(/the server's answer \(\d+ bytes\) is larger than the client's limit of 4 MiB \(maxMessageBytes\); it was not read$/);
+    // An answer whose id is in neither end still fails the call in flight, the same way.
+    const hidden = await registry.execute({ name: 'fixture_server.big', arguments: { bytes: 5_000_000, idInTheMiddle: true } });
+    expect(hidden.error).toMatch(/larger than the client's limit of 4 MiB/);
+    // The connection is still there: the next call works.
+    await interpreter.run('PRINT(CALL fixture_server.echo { text: "still here" })');
+    expect(printed).toEqual(['still here']);
+    expect(isAlive(connection.pid!)).toBe(true);
+  });
+
+  it('takes a larger answer when maxMessageBytes allows it', async () => {
+    const { registry } = await connect({ maxMessageBytes: 8 * 1024 * 1024 });
+    const big = await registry.execute({ name: 'fixture_server.big', arguments: { bytes: 5_000_000 } });
+    expect(big.success).toBe(true);
+    expect((big.data as string).length).toBe(5_000_000);
   });
 
   it('checks arguments against the server schema before sending anything', async () => {

@@ -6,7 +6,7 @@ import { isNuwaError, NuwaError } from '../../../src/errors.js';
 import { Interpreter } from '../../../src/index.js';
 import { compileProgram } from '../../../src/runtime/evaluator.js';
 import { resolveLimits, type Limits } from '../../../src/tools/limits.js';
-import { Run } from '../../../src/tools/run.js';
+import { ScriptRun } from '../../../src/runtime/script-run.js';
 import { Scope } from '../../../src/runtime/scope.js';
 import { toJson } from '../../../src/values/values.js';
 import { parse } from '../../../src/syntax/parse.js';
@@ -26,8 +26,8 @@ function registryWith(tools: Record<string, ToolFunction> = {}): ToolRegistry {
 }
 
 /** A Run built the way Interpreter.run builds one. */
-function makeRun(output: string[], registry = registryWith(), limits?: Limits): Run {
-  return new Run({
+function makeRun(output: string[], registry = registryWith(), limits?: Limits): ScriptRun {
+  return new ScriptRun({
     registry,
     session: registry.defaultSession,
     limits: resolveLimits(limits),
@@ -505,8 +505,9 @@ describe('list comprehensions', () => {
     expect(run.steps).toBe(6);
   });
 
-  it('makes no promise inside an expression while its time slice lasts, nor with tools that answer at once', () => {
-    for (const source of ['PRINT([x FOR x IN [1, 2]])', 'LET s = SUM([x * 2 FOR x IN [1, 2]]) + LEN([[y FOR y IN [x]] FOR x IN [3]])', 'PRINT(SUM([CALL t { x: x } FOR x IN [1, 2]]))']) {
+  it('makes no promise inside an expression while its time slice lasts', () => {
+    // (Elements that call tools run concurrently, DURABLE.md §4: they always wait, for their turn.)
+    for (const source of ['PRINT([x FOR x IN [1, 2]])', 'LET s = SUM([x * 2 FOR x IN [1, 2]]) + LEN([[y FOR y IN [x]] FOR x IN [3]])', 'PRINT(SUM([CALL t { x: x } FOR x IN [1]]))']) {
       const output: string[] = [];
       const run = makeRun(output, registryWith({ t: ({ x }) => x }));
       const pending = compileProgram(parse(source))(run, new Scope(null));
@@ -602,7 +603,8 @@ describe('list comprehensions', () => {
     const error = await failure('LET a = [CALL big {} FOR x IN RANGE(10)]', { big: () => (made++, [1, 2, 3]) }, { maxValueSize: 20 });
     expect(error.kind).toBe('LimitExceededError');
     expect(error.message).toMatch(/the list would hold 24 items/);
-    expect(made).toBe(6);
+    // Elements start ahead of the ones being collected (their calls run concurrently).
+    expect(made).toBeGreaterThanOrEqual(6);
     const sync = await failure('LET a = [[x, x] FOR x IN RANGE(5)]', {}, { maxValueSize: 12 });
     expect([sync.kind, sync.line, sync.column]).toEqual(['LimitExceededError', 1, 9]);
   });

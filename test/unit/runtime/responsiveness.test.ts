@@ -8,7 +8,8 @@ import { parse } from '../../../src/syntax/parse.js';
 import { Interpreter } from '../../../src/api/interpreter.js';
 import { failure, setup, tool } from '../../support/harness.js';
 
-const ENDLESS = 'LET n = 0\nFOR a IN RANGE(1000000) DO\n  FOR b IN RANGE(1000000) DO\n    LET n = n + 1\n  END\nEND';
+// The list is made once, small: a big RANGE can itself be where a signal is seen (it works in steps).
+const ENDLESS = 'LET n = 0\nLET many = RANGE(20000)\nFOR a IN many DO\n  FOR b IN many DO\n    LET n = n + 1\n  END\nEND';
 /** About two seconds of work, and more under load: far longer than the 50 ms the tests wait. */
 const BOUND = { maxSteps: 40_000_000 };
 
@@ -24,7 +25,7 @@ describe('a CALL-free loop', () => {
     const error = await failure(interpreter.run(ENDLESS, { signal: controller.signal }));
     expect(error.kind).toBe('AbortedError');
     expect(error.message).toBe('the run was cancelled by the host');
-    expect(error.line).toBe(4); // the statement that was running
+    expect(error.line).toBe(5); // the statement that was running
     expect(error.variables!.n as number).toBeGreaterThan(0);
   }, 30_000);
 
@@ -114,6 +115,20 @@ describe('parsing counts toward the run', () => {
     expect(error.message).toMatch(/timeoutMs \(1 ms\)/);
     expect(error.variables).toEqual({});
   }, 30_000);
+
+  it('a long script is parsed in slices: timers run while it is parsed, not only once it is', async () => {
+    let ticks = 0;
+    let ticksAtFirstStatement = -1;
+    const { interpreter } = setup([], { limits: BOUND, print: () => void (ticksAtFirstStatement = ticks) });
+    const timer = setInterval(() => ticks++, 1);
+    try {
+      // About 2.3 MB: many time slices of parsing (with one turn of the event loop for each).
+      await interpreter.run(`PRINT("first")\n${manyStatements(200_000)}`);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticksAtFirstStatement).toBeGreaterThanOrEqual(5);
+  }, 60_000);
 
   it('a signal aborted while a long script is parsed stops the run before its first statement', async () => {
     const { interpreter } = setup([], { limits: BOUND });

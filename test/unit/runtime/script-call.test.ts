@@ -8,7 +8,7 @@ import { Scope } from '../../../src/runtime/scope.js';
 import { parse } from '../../../src/syntax/parse.js';
 import { resolveLimits } from '../../../src/tools/limits.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
-import { Run } from '../../../src/tools/run.js';
+import { ScriptRun } from '../../../src/runtime/script-run.js';
 import { Sandbox } from '../../../src/tools/sandbox.js';
 import type { ToolFunction } from '../../../src/tools/types.js';
 
@@ -39,7 +39,7 @@ describe('callIdOf', () => {
 async function callIds(source: string, tool: ToolFunction): Promise<string[]> {
   const registry = new ToolRegistry();
   registry.register({ name: 't', description: 'the t tool', parameters: { type: 'object', additionalProperties: true }, returns: 'any', execute: tool });
-  const run = new Run({
+  const run = new ScriptRun({
     registry,
     session: registry.defaultSession,
     limits: resolveLimits(undefined),

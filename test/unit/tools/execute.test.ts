@@ -380,16 +380,16 @@ describe('function-calling wire formats', () => {
 
 describe('execute: bad options', () => {
   it('a registry refuses bad defaults when it is made', () => {
-    expect(() => new ToolRegistry({ approve: true as never })).toThrow(/new ToolRegistry\(options\): approve must be a function/);
-    expect(() => new ToolRegistry({ needsApproval: 'write' as never })).toThrow(/needsApproval must be a list of confirm levels/);
-    expect(() => new ToolRegistry({ timeoutMs: -1 })).toThrow(/timeoutMs must be a non-negative number/);
+    expect(() => new ToolRegistry({ approve: true as never })).toThrow(/new ToolRegistry\(options\): `approve` must be a function/);
+    expect(() => new ToolRegistry({ needsApproval: 'write' as never })).toThrow(/`needsApproval` must be a list of confirm levels/);
+    expect(() => new ToolRegistry({ timeoutMs: -1 })).toThrow(/`timeoutMs` must be a non-negative number/);
   });
 
   it('a call with bad options is a failed result, not a rejection, and the tool does not run', async () => {
     let ran = false;
     const registry = registryWith(weather({ execute: () => ((ran = true), { city: 'x', temperature: 1 }) }));
     const result = await registry.execute('get_weather', { city: 'Paris' }, { signal: 'stop' as never });
-    expect(result).toMatchObject({ success: false, code: 'TypeError', error: 'execute: signal must be an AbortSignal' });
+    expect(result).toMatchObject({ success: false, code: 'TypeError', error: 'execute(call, options): `signal` must be an AbortSignal, got "stop"' });
     expect(await registry.execute('get_weather', { city: 'Paris' }, { needsApproval: ['sometimes'] as never })).toMatchObject({ code: 'TypeError' });
     expect(ran).toBe(false);
   });

@@ -248,6 +248,13 @@ describe('the sdkwork form: defineTool', () => {
     expect(tool).toMatchObject({ name: 'file_read', id: 'file-read', title: 'File Read', category: 'file', confirm: 'read', form: 'sdkwork' });
   });
 
+  it('without a name, is called by its id (the types allow what the runtime does)', async () => {
+    const r = new ToolRegistry();
+    r.register(defineTool({ id: 'word-count', description: 'Counts words', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, execute: async ({ text }) => ({ success: true, data: text.split(' ').length }) }));
+    expect(r.lookup('word_count')).toMatchObject({ id: 'word-count', title: undefined });
+    expect(await r.execute('word-count', { text: 'a b c' })).toMatchObject({ success: true, data: 3 });
+  });
+
   it('runs through execute by id, as sdkwork’s executeTool does, and by name', async () => {
     const r = registry();
     for (const name of ['file-read', 'file_read']) {

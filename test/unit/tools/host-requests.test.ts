@@ -216,8 +216,8 @@ describe('context.ask', () => {
   });
 
   it('a hook option that is not a function is refused when the interpreter is made', () => {
-    expect(() => new Interpreter(new ToolRegistry(), { ask: 'yes' as never })).toThrow(/ask must be a function/);
-    expect(() => new Interpreter(new ToolRegistry(), { llm: {} as never })).toThrow(/llm must be a function/);
+    expect(() => new Interpreter(new ToolRegistry(), { ask: 'yes' as never })).toThrow(/`ask` must be a function/);
+    expect(() => new Interpreter(new ToolRegistry(), { llm: {} as never })).toThrow(/`llm` must be a function/);
   });
 });
 
@@ -299,8 +299,8 @@ describe('registry.execute with ask and llm', () => {
   it('refuses hooks that are not functions', async () => {
     const registry = new ToolRegistry();
     registry.register(asker());
-    expect(await registry.execute({ name: 'asker', arguments: {} }, { ask: 'yes' as never })).toMatchObject({ success: false, error: expect.stringContaining('ask must be a function') });
-    expect(() => new ToolRegistry({ llm: 1 as never })).toThrow(/llm must be a function/);
+    expect(await registry.execute({ name: 'asker', arguments: {} }, { ask: 'yes' as never })).toMatchObject({ success: false, error: expect.stringContaining('`ask` must be a function') });
+    expect(() => new ToolRegistry({ llm: 1 as never })).toThrow(/`llm` must be a function/);
   });
 });
 

@@ -394,3 +394,105 @@ describe('property: arbitrary values, Proxies, getters and null-prototype object
     }
   });
 });
+
+describe('property: registry.execute never throws or rejects, whatever call object it is handed (TOOLS.md §5)', () => {
+  const registry = new ToolRegistry();
+  registry.register(tool('t', ({ x }) => x ?? null, { parameters: [{ name: 'x', description: 'x', type: 'any', required: false }] }));
+
+  /** Anything, or a hostile wrapper around it: a Proxy whose traps throw, a revoked Proxy, a getter that throws or changes. */
+  const part: fc.Arbitrary<() => unknown> = fc.oneof(
+    fc.anything({ withBigInt: true, withMap: true, withDate: true, withNullPrototype: true }).map((value) => () => value),
+    fc.constantFrom('t', '', 'nope', 'T'.repeat(10_000)).map((value) => () => value),
+    fc.constantFrom(...Object.values(HOSTILE)),
+    fc.constant(() => Symbol('s')),
+    fc.constant(() => 10n),
+    fc.constant(() => () => 't'),
+  );
+  /** A member of the call object: a value, a getter that throws, or a getter whose answer changes between reads. */
+  const member = fc.oneof(
+    part.map((make) => ({ kind: 'value' as const, make })),
+    fc.constant({ kind: 'throws' as const, make: () => trapped() }),
+    fc.tuple(part, part).map(([first, later]) => ({ kind: 'changes' as const, make: first, later })),
+  );
+  function define(target: object, key: string, spec: { kind: 'value' | 'throws' | 'changes'; make: () => unknown; later?: () => unknown }): void {
+    if (spec.kind === 'value') {
+      Object.defineProperty(target, key, { value: spec.make(), enumerable: true });
+      return;
+    }
+    let reads = 0;
+    Object.defineProperty(target, key, {
+      enumerable: true,
+      get() {
+        if (spec.kind === 'throws') throw spec.make();
+        return reads++ === 0 ? spec.make() : spec.later!();
+      },
+    });
+  }
+  const call: fc.Arbitrary<() => unknown> = fc.oneof(
+    part,
+    fc.tuple(member, member).map(([name, args]) => () => {
+      const object = {};
+      define(object, 'name', name);
+      define(object, 'arguments', args);
+      return object;
+    }),
+    fc.tuple(member, member).map(([name, args]) => () => {
+      const object = {};
+      define(object, 'name', name);
+      define(object, 'arguments', args);
+      const fail = (): never => {
+        throw trapped();
+      };
+      return new Proxy(object, { getPrototypeOf: fail, has: fail, ownKeys: fail });
+    }),
+  );
+  const options = fc.oneof(fc.constant(() => undefined), part, member.map((spec) => () => {
+    const object = {};
+    define(object, 'timeoutMs', spec);
+    define(object, 'signal', spec);
+    return object;
+  }));
+
+  it('resolves to a ToolResult, for call objects and for (name, input) pairs', async () => {
+    await fc.assert(
+      fc.asyncProperty(call, options, part, async (makeCall, makeOptions, makeInput) => {
+        for (const attempt of [() => registry.execute(makeCall() as never, makeOptions() as never), () => registry.execute(makeCall() as never, makeInput(), makeOptions() as never)]) {
+          let promise: Promise<unknown>;
+          try {
+            promise = attempt();
+          } catch (error) {
+            throw new Error(`execute threw: ${describeThrown(error)}`);
+          }
+          const result = (await promise.catch((error: unknown) => {
+            throw new Error(`execute rejected: ${describeThrown(error)}`);
+          })) as { success: unknown; error?: unknown; metadata: { toolName: unknown } };
+          expect(typeof result.success).toBe('boolean');
+          expect(typeof result.metadata.toolName).toBe('string');
+          if (result.success === false) expect(typeof result.error).toBe('string');
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('a name getter that throws is a failed result naming the problem', async () => {
+    const result = await registry.execute({
+      get name(): string {
+        throw new Error('no name');
+      },
+    });
+    expect(result).toMatchObject({ success: false, code: 'TypeError', error: "reading the function call's name threw: no name" });
+  });
+
+  it('a name read once: a getter that answers "t" first and something else later runs t', async () => {
+    let reads = 0;
+    const result = await registry.execute({
+      get name() {
+        return reads++ === 0 ? 't' : (trapped() as never);
+      },
+      arguments: { x: 1 },
+    });
+    expect(result).toMatchObject({ success: true, data: 1 });
+    expect(reads).toBe(1);
+  });
+});

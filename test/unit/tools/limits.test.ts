@@ -18,6 +18,8 @@ describe('resolveLimits', () => {
       maxValueSize: 1_000_000,
       maxStringLength: 10_000_000,
       maxCallDepth: 32,
+      maxConcurrentCalls: 8,
+      maxSourceBytes: 4 * 1024 * 1024,
     });
     expect(Object.isFrozen(DEFAULT_LIMITS)).toBe(true);
   });
@@ -27,8 +29,8 @@ describe('resolveLimits', () => {
   });
 
   it('refuses negative, NaN and non-number limits', () => {
-    expect(() => resolveLimits({ maxSteps: -1 })).toThrow(new TypeError('limits.maxSteps must be a non-negative number, got -1'));
-    expect(() => resolveLimits({ timeoutMs: NaN })).toThrow(/limits\.timeoutMs must be a non-negative number, got NaN/);
+    expect(() => resolveLimits({ maxSteps: -1 })).toThrow('`limits.maxSteps` must be a non-negative number, got -1');
+    expect(() => resolveLimits({ timeoutMs: NaN })).toThrow(/`limits\.timeoutMs` must be a non-negative number, got NaN/);
     expect(() => resolveLimits({ maxToolCalls: '5' as unknown as number })).toThrow(/limits\.maxToolCalls/);
   });
 });

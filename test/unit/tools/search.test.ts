@@ -39,6 +39,10 @@ describe('keyword search on the catalogue', () => {
     ['transalte this', 'translate_text'],
     ['git comit', 'git_commit'],
     ['sumarize text', 'summarize_text'],
+    // Two adjacent letters swapped in a short word: one Damerau edit, two Levenshtein ones.
+    ['emial', 'send_email'],
+    ['sned an email', 'send_email'],
+    ['delete a fiel', 'delete_file'],
   ])('a typo: "%s" still ranks %s first', async (intent, expected) => {
     expect((await names(registry, intent))[0]).toBe(expected);
   });
@@ -88,9 +92,9 @@ describe('keyword search on the catalogue', () => {
   });
 
   it('refuses bad options', async () => {
-    await expect(registry.search('x', { limit: 0 })).rejects.toThrow(/limit must be a whole number of at least 1/);
-    await expect(registry.search('x', { category: 'files' as never })).rejects.toThrow(/category must be one of/);
-    await expect(registry.search('x', { source: 'cloud' as never })).rejects.toThrow(/source must be one of local, module, executable, mcp/);
+    await expect(registry.search('x', { limit: 0 })).rejects.toThrow(/`limit` must be a whole number of at least 1/);
+    await expect(registry.search('x', { category: 'files' as never })).rejects.toThrow(/`category` must be one of/);
+    await expect(registry.search('x', { source: 'cloud' as never })).rejects.toThrow(/`source` must be one of local, module, executable, mcp/);
     await expect(registry.search(42 as never)).rejects.toThrow(/intent must be a string/);
   });
 
@@ -199,7 +203,7 @@ describe('search with an embedder (reciprocal rank fusion)', () => {
   });
 
   it('refuses an embedder that is not a function', () => {
-    expect(() => new ToolRegistry({ embedder: 'openai' as never })).toThrow(/embedder must be a function/);
+    expect(() => new ToolRegistry({ embedder: 'openai' as never })).toThrow(/`embedder` must be a function/);
   });
 });
 
@@ -214,7 +218,7 @@ describe('searchKeywords: the keyword half, synchronously', () => {
     expect(registry.searchKeywords(intent, { limit: 2 })).toHaveLength(2);
     expect(registry.searchKeywords(intent, { category: 'llm' }).every((result) => result.tool.category === 'llm')).toBe(true);
     expect(registry.searchKeywords('   ')).toEqual([]);
-    expect(() => registry.searchKeywords(7 as never)).toThrow(TypeError);
+    expect(() => registry.searchKeywords(7 as never)).toThrow(/intent must be a string/);
   });
 
   it('never asks the embedder, and follows register and unregister', () => {
