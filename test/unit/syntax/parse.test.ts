@@ -526,7 +526,7 @@ describe('parse: syntax errors', () => {
 
   it('leaves the FOR after a forgotten `]` a FOR loop: only the bracket is reported', () => {
     const error = syntaxFailure('LET a = [1, 2\nFOR i IN a DO\n  PRINT(i)\nEND');
-    expect(error.errors!.map((e) => [e.line, e.column, e.message])).toEqual([[2, 1, 'expected `]` but found `FOR`']]);
+    expect(error.errors!.map((e) => [e.line, e.column, e.message])).toEqual([[1, 14, '`[` at column 9 is not closed: add `]` at the end of the line: write LET a = [1, 2]']]);
   });
 
   it('hints at ELSE IF for ELSEIF', () => {
