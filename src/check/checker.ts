@@ -347,14 +347,24 @@ class Checker {
       links.push(base);
       base = base.type === 'Binary' || base.type === 'Logical' ? base.left : base.object;
     }
+    // A link after one that certainly fails never runs, and its error would repeat the mistake
+    // (`"a" + x + "b"` is one string joined with `+`, `o.a.b` one missing key): only the first link
+    // of a chain that fails is reported. An operand's own failure (`"a" + str(n)`) is another mistake,
+    // and the link is still reported: fixing the operand leaves it.
+    const failedBefore = this.failed;
+    this.failed = false;
     let shape = this.expression(base);
+    let failed = this.failed;
+    let linkFailed = false;
     let subjectNode: A.Expression = base;
     for (let i = links.length - 1; i >= 0; i--) {
       const node = links[i]!;
+      this.failed = false;
+      let error: Finding | undefined;
       switch (node.type) {
         case 'Binary': {
           const outcome = binary(node, shape, this.expression(node.right));
-          if (!guessed(node.left, node.right)) this.finding(outcome.error, node);
+          if (!guessed(node.left, node.right)) error = outcome.error;
           shape = outcome.shape;
           break;
         }
@@ -363,19 +373,23 @@ class Checker {
           break;
         case 'Member': {
           const outcome = memberOf(node, shape, subject(subjectNode));
-          this.finding(outcome.error, node);
+          error = outcome.error;
           shape = outcome.shape;
           break;
         }
         case 'Index': {
           const outcome = indexOf(node, shape, this.expression(node.index), subject(subjectNode));
-          if (!guessed(node.object, node.index)) this.finding(outcome.error, node);
+          if (!guessed(node.object, node.index)) error = outcome.error;
           shape = outcome.shape;
           break;
         }
       }
+      if (!linkFailed) this.finding(error, node);
+      linkFailed = linkFailed || error !== undefined;
+      failed = failed || this.failed;
       subjectNode = node;
     }
+    this.failed = failedBefore || failed;
     return shape;
   }
 

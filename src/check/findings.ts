@@ -100,9 +100,11 @@ function enclosing(extents: readonly Extent[], at: { line: number; column: numbe
 /** The findings to report with a run-time error of `program`: its other problems. */
 export function findingsBesideRunError(error: NuwaError, program: A.Program, tools: ToolCatalog, variables: readonly string[]): Problem[] {
   const found = analyseQuietly(program, tools, variables, false);
-  // The error itself, found before the run too: once is enough. A variable the run found unset is
-  // one mistake wherever else it is read (its first LET is missing or misplaced), with one fix.
-  const same = (problem: Problem) => problem.kind === error.kind && problem.line === error.line;
+  // The error itself, found before the run too: once is enough (another of its kind on its line, such
+  // as a second lowercase built-in, is another mistake). A variable the run found unset is one
+  // mistake wherever else it is read (its first LET is missing or misplaced), with one fix.
+  const same = (problem: Problem) =>
+    problem.kind === error.kind && problem.line === error.line && (problem.column === error.column || problem.message === error.message);
   const unset = error.kind === 'UndefinedVariableError' ? /^`([A-Za-z_][A-Za-z0-9_]*)`/.exec(error.message)?.[1] : undefined;
   const sameVariable = (problem: Problem) => unset !== undefined && problem.kind === 'UndefinedVariableError' && problem.message.startsWith(`\`${unset}\``);
   return found.filter((problem) => !same(problem) && !sameVariable(problem) && worthReporting(problem));

@@ -4,7 +4,7 @@
 import type * as A from '../syntax/ast.js';
 import { NuwaError, type ErrorKind } from '../errors.js';
 import { BINARY_OPERATIONS, indexInto, member, UNARY_OPERATIONS } from '../runtime/operators.js';
-import { mixedComparisonHint, negativeIndexHint } from '../runtime/advice.js';
+import { concatenationHint, mixedComparisonHint, negativeIndexHint } from '../runtime/advice.js';
 import { memberHint } from '../runtime/hints.js';
 import type { Value } from '../values/values.js';
 import {
@@ -54,7 +54,7 @@ export function binary(node: A.BinaryExpression, left: Shape, right: Shape): Out
       const joinsText = operator === '+' && (only(left, STRING) || only(right, STRING));
       return typeError(
         joinsText
-          ? `\`+\` adds numbers and cannot join strings (${always(`its ${bad[0]} side`, bad[1])}): use FORMAT to build strings, e.g. FORMAT("{a}{b}", { a: x, b: y })`
+          ? `\`+\` adds numbers and cannot join strings (${always(`its ${bad[0]} side`, bad[1])})${concatenationHint(node)}`
           : `\`${operator}\` needs two numbers, but ${always(`its ${bad[0]} side`, bad[1])}`,
       );
     }

@@ -4,7 +4,10 @@
 // list. Each suggestion is printed from the tree (syntax/print.ts), with the script's own names.
 import type * as A from '../syntax/ast.js';
 import { expressionName } from '../syntax/hints.js';
-import { printExpression, printOr } from '../syntax/print.js';
+import { printExpression, printOr, quote } from '../syntax/print.js';
+import { plusChainOperands } from '../syntax/nodes.js';
+import { BUILTINS_BY_NAME } from '../syntax/functions.js';
+import { repairFunction } from '../syntax/methods.js';
 import { closestNames } from '../util/suggest.js';
 
 
@@ -122,4 +125,45 @@ export function explicitCondition(condition: A.Expression, type: 'list' | 'strin
 /** `FOR x IN obj` over an object: the loop over its keys, as written with the script's names. */
 export function keysLoop(variable: string, iterable: A.Expression): string {
   return `FOR ${variable} IN KEYS(${printOr(iterable, 'obj')}) DO (and read ${printOr(iterable, 'obj')}[${variable}] in the loop)`;
+}
+
+const GENERAL_FORMAT = ': use FORMAT to build strings, e.g. FORMAT("{a}{b}", { a: x, b: y })';
+const PATH_TEXT = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/**
+ * Strings joined with `+` (`"It is " + w.condition + " in " + city`): the one FORMAT call that builds
+ * the same text, from the whole chain the failing `+` is part of. The literals are the template's
+ * text, each other operand a placeholder (a name or a path as written, STR(...) unwrapped, anything
+ * else a named value).
+ */
+export function concatenationHint(node: A.BinaryExpression): string {
+  const operands = plusChainOperands(node);
+  if (!operands.some((o) => o.type === 'Literal' && typeof o.value === 'string')) return GENERAL_FORMAT;
+  const values = new Map<string, string>();
+  let template = '';
+  for (let operand of operands) {
+    // A call of another language's function (`str(n)`) as the built-in it means: never the mistake.
+    if (operand.type === 'FunctionCall' && !BUILTINS_BY_NAME.has(operand.name)) operand = repairFunction(operand.name, operand.arguments, BUILTINS_BY_NAME, operand)?.node ?? operand;
+    if (operand.type === 'FunctionCall' && operand.name === 'STR' && operand.arguments.length === 1) operand = operand.arguments[0]!;
+    if (operand.type === 'Literal') {
+      template += String(operand.value).replace(/\{/g, '{{').replace(/\}/g, '}}');
+      continue;
+    }
+    const text = printExpression(operand);
+    if (text === undefined) return GENERAL_FORMAT;
+    if (PATH_TEXT.test(text)) {
+      const root = text.split('.')[0]!;
+      values.set(root, root);
+      template += `{${text}}`;
+      continue;
+    }
+    const base = operand.type === 'FunctionCall' ? operand.name.toLowerCase() : 'value';
+    let name = base;
+    for (let n = 2; values.has(name) && values.get(name) !== text; n++) name = `${base}${n}`;
+    values.set(name, text);
+    template += `{${name}}`;
+  }
+  if (values.size === 0) return `: write the text as one string, ${quote(template.replace(/\{\{/g, '{').replace(/\}\}/g, '}'))}`;
+  const call = `FORMAT(${quote(template)}, { ${[...values].map(([key, value]) => `${key}: ${value}`).join(', ')} })`;
+  return call.length <= 160 ? `: use FORMAT to build strings: write ${call}` : GENERAL_FORMAT;
 }

@@ -4,7 +4,7 @@ import type { BinaryExpression, IndexExpression, LogicalExpression, MemberExpres
 import { NuwaError, type Position } from '../errors.js';
 import { didYouMean } from '../util/suggest.js';
 import { memberHint } from './hints.js';
-import { mixedComparisonHint, negativeIndexHint } from './advice.js';
+import { concatenationHint, mixedComparisonHint, negativeIndexHint } from './advice.js';
 import { describe, equals, formatKeys, NuwaList, NuwaObject, typeName, type Value, type ValueLimits } from '../values/values.js';
 
 /** `limits` bounds the walks `==` and `!=` make over big values (and lets them watch the clock). */
@@ -22,10 +22,8 @@ function finite(result: number, operator: string, at: Position): number {
 
 function needNumbers(operator: string, left: Value, right: Value, at: Position): never {
   if (operator === '+' && (typeof left === 'string' || typeof right === 'string')) {
-    throw typeError(
-      `\`+\` adds numbers; it cannot join ${describe(left)} and ${describe(right)}: use FORMAT to build strings, e.g. FORMAT("{a}{b}", { a: x, b: y })`,
-      at,
-    );
+    const hint = concatenationHint(at as BinaryExpression);
+    throw typeError(`\`+\` adds numbers; it cannot join ${describe(left)} and ${describe(right)}${hint}`, at);
   }
   throw typeError(`\`${operator}\` needs two numbers, got ${describe(left)} and ${describe(right)}`, at);
 }

@@ -296,6 +296,8 @@ export function repairFunction(name: string, args: A.Expression[], builtins: Rea
     return { node, hint: `built-in names are uppercase: write \`${upper}\`${text === undefined ? '' : `, as in ${text}`}` };
   }
   const same = FUNCTIONS.get(name);
+  // int(x / 2) of a number: Python's int() drops the fraction, which is FLOOR (NUMBER reads text).
+  if (same === 'NUMBER' && (name === 'int' || name === 'parseInt') && args.length === 1 && isArithmetic(args[0]!)) return shown(fn('FLOOR', args, p), 'of a number, use FLOOR');
   if (same !== undefined && !(same === 'TYPE' && args.length !== 1)) return shown(fn(same, args.slice(0, same === 'NUMBER' ? 1 : args.length), p), `use ${same}`);
   const lambda = args.length === 2 ? pending.lambdas.get(args[0]!) : undefined;
   if (lambda !== undefined && (upper === 'FILTER' || upper === 'MAP') && lambda.params.length === 1) {
@@ -305,10 +307,18 @@ export function repairFunction(name: string, args: A.Expression[], builtins: Rea
     return shown(node, 'use a list comprehension');
   }
   if ((upper === 'AVG' || upper === 'AVERAGE' || upper === 'MEAN') && args.length === 1) {
-    return shown(binary('/', fn('SUM', args, p), fn('LEN', args, p), p), 'there is no average');
+    return shown(binary('/', fn('SUM', args, p), fn('LEN', args, p), p), 'divide SUM by LEN');
   }
   if ((upper === 'LIST' || upper === 'ARRAY') && args.length === 1) return { node: args[0]!, hint: `a list is a list already: write \`${show(args[0]!)}\`` };
   return undefined;
+}
+
+/** Whether `node` is certainly a number: arithmetic other than `+` (which might join strings), or a number. */
+function isArithmetic(node: A.Expression): boolean {
+  if (node.type === 'Literal') return typeof node.value === 'number';
+  if (node.type === 'Binary') return node.operator === '-' || node.operator === '*' || node.operator === '/' || node.operator === '%';
+  if (node.type === 'Unary') return node.operator === '-';
+  return node.type === 'FunctionCall' && ['LEN', 'SUM', 'ROUND', 'ABS', 'MIN', 'MAX', 'NOW'].includes(node.name);
 }
 
 /** `FOR i, x IN enumerate(xs)`: the list enumerated, when `iterable` is that call. */

@@ -85,3 +85,31 @@ export function anyCall(nodes: readonly A.NodeBase[]): boolean {
   for (const node of nodes) if (node?.hasCall) return true;
   return false;
 }
+
+/**
+ * Each `+` that is the left operand of another `+`, by that operand: `a + b + c` is one chain, read
+ * left to right (a `+` on the right was put in parentheses, and is a sum of its own). The parser
+ * notes them (precedence.ts).
+ */
+const plusParents = new WeakMap<A.BinaryExpression, A.BinaryExpression>();
+
+export function notePlusChain(node: A.BinaryExpression): void {
+  if (node.operator === '+' && node.left.type === 'Binary' && node.left.operator === '+') plusParents.set(node.left, node);
+}
+
+/**
+ * The operands of the whole chain of `+` that `node` is part of, in order (`"a" + x + "b"` from any
+ * of its `+`): what a message that rewrites the chain as one FORMAT call needs.
+ */
+export function plusChainOperands(node: A.BinaryExpression): A.Expression[] {
+  let top = node;
+  for (let parent = plusParents.get(top); parent !== undefined; parent = plusParents.get(top)) top = parent;
+  const operands: A.Expression[] = [];
+  let link: A.Expression = top;
+  while (link.type === 'Binary' && link.operator === '+' && (link === top || plusParents.has(link))) {
+    operands.push(link.right);
+    link = link.left;
+  }
+  operands.push(link);
+  return operands.reverse();
+}

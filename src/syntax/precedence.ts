@@ -6,7 +6,7 @@ import type { IToken } from 'chevrotain';
 import * as T from './tokens.js';
 import { expressionName } from './hints.js';
 import { pending as unresolved } from './methods.js';
-import { placeholder } from './nodes.js';
+import { notePlusChain, placeholder } from './nodes.js';
 import { printOr } from './print.js';
 import { repaired } from './problems.js';
 import type { BinaryExpression, Expression, UnaryExpression } from './ast.js';
@@ -163,5 +163,7 @@ function binary(token: IToken, left: Expression, right: Expression): Expression 
   if (meant === 'IN') return { type: 'FunctionCall', name: 'CONTAINS', arguments: [right, left], line, column, hasCall };
   // `=` and `+=` were reported: `==` keeps the tree whole.
   const operator = meant === '=' ? '==' : (meant as BinaryExpression['operator']);
-  return { type: 'Binary', operator, left, right, line, column, hasCall };
+  const node: BinaryExpression = { type: 'Binary', operator, left, right, line, column, hasCall };
+  notePlusChain(node);
+  return node;
 }

@@ -340,7 +340,7 @@ describe('expressions', () => {
     await expectFailure('print(1)', 'UnknownFunctionError', /^there is no function `print`: built-in names are uppercase: write `PRINT`/, 1, 1);
     await expectFailure('LET n =  LENN([1])', 'UnknownFunctionError', /^there is no function `LENN`: did you mean `LEN`\?/, 1, 10);
     const error = await expectFailure('LET x = FROBNICATE(4)', 'UnknownFunctionError', /^there is no function `FROBNICATE` \(the built-ins are PRINT, NOW, FORMAT, LEN/, 1, 9);
-    await expectFailure('LET x = AVERAGE([4])', 'UnknownFunctionError', /^there is no function `AVERAGE`: there is no average: write `SUM\(\[4\]\) \/ LEN\(\[4\]\)` \(the built-ins are/, 1, 9);
+    await expectFailure('LET x = AVERAGE([4])', 'UnknownFunctionError', /^there is no function `AVERAGE`: divide SUM by LEN: write `SUM\(\[4\]\) \/ LEN\(\[4\]\)` \(the built-ins are/, 1, 9);
     await expectFailure('LET x = AVERAGE()', 'UnknownFunctionError', /^there is no function `AVERAGE`: write SUM\(list\) \/ LEN\(list\) \(the built-ins are/, 1, 9);
     await expectFailure('LET x = sum([4, 5])', 'UnknownFunctionError', /^there is no function `sum`: built-in names are uppercase: write `SUM`, as in SUM\(\[4, 5\]\)/, 1, 9);
     await expectFailure('LET x = filter([4])', 'UnknownFunctionError', /^there is no function `filter`: write \[x FOR x IN list IF condition\]/, 1, 9);
