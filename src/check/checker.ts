@@ -238,10 +238,13 @@ class Checker {
     // The body may run many times: what it assigns to outer variables is not known at its start
     // (nor after the loop). Which variables are bound does not change: a LET in the body either
     // updates a binding that exists, or creates one that ends with the iteration.
+    // What is known is the type, when every LET of the name in the body makes a value of known type
+    // (`LET xs = APPEND(xs, x)` keeps a list a list).
     const entry = this.state;
-    for (const name of assignedIn(node)) {
+    for (const [name, types] of assignedIn(node)) {
       const outer = entry.get(name);
-      if (outer !== undefined && outer.shape !== ANY) entry.set(name, { bound: outer.bound, shape: ANY });
+      if (outer === undefined || outer.shape === ANY) continue;
+      entry.set(name, { bound: outer.bound, shape: types === undefined ? ANY : ofTypes(outer.shape.types | types) });
     }
     const body = (this.state = entry.child());
     body.set(node.variable, { bound: 'yes', shape: elementShape(iterable) });
@@ -719,12 +722,12 @@ function safeProduct(a: number, b: number): number | null {
 }
 
 // The variables a FOR body assigns with LET (at any depth), other than its own loop variable.
-const assignedCache = new WeakMap<A.ForStatement, ReadonlySet<string>>();
+const assignedCache = new WeakMap<A.ForStatement, ReadonlyMap<string, number | undefined>>();
 
-function assignedIn(loop: A.ForStatement): ReadonlySet<string> {
+function assignedIn(loop: A.ForStatement): ReadonlyMap<string, number | undefined> {
   let names = assignedCache.get(loop);
   if (names === undefined) {
-    const found = new Set<string>();
+    const found = new Map<string, number | undefined>();
     collectAssigned(loop.body, found);
     found.delete(loop.variable);
     names = found;
@@ -733,15 +736,46 @@ function assignedIn(loop: A.ForStatement): ReadonlySet<string> {
   return names;
 }
 
-function collectAssigned(statements: readonly A.Statement[], into: Set<string>): void {
+/** The names the statements assign, each with the types of the values its LETs make (undefined: not known). */
+function collectAssigned(statements: readonly A.Statement[], into: Map<string, number | undefined>): void {
+  const add = (name: string, types: number | undefined) => {
+    const known = into.has(name) ? into.get(name) : 0;
+    into.set(name, known === undefined || types === undefined ? undefined : known | types);
+  };
   for (const statement of statements) {
-    if (statement.type === 'Let') into.add(statement.name);
+    if (statement.type === 'Let') add(statement.name, resultTypes(statement.value));
     else if (statement.type === 'If') {
       collectAssigned(statement.consequent, into);
       if (statement.alternate) collectAssigned(statement.alternate, into);
     } else if (statement.type === 'For') {
-      for (const name of assignedIn(statement)) into.add(name);
+      for (const [name, types] of assignedIn(statement)) add(name, types);
     }
+  }
+}
+
+/**
+ * The types a value can have when the expression yields one at all, from its form alone (operators
+ * and built-ins have one result type); undefined when that depends on what its names hold.
+ */
+function resultTypes(node: A.Expression): number | undefined {
+  switch (node.type) {
+    case 'Literal':
+      return constant(node.value).types;
+    case 'List':
+    case 'Comprehension':
+      return LIST;
+    case 'Object':
+      return OBJECT;
+    case 'Logical':
+      return BOOLEAN;
+    case 'Unary':
+      return node.operator === 'NOT' ? BOOLEAN : NUMBER;
+    case 'Binary':
+      return ['+', '-', '*', '/', '%'].includes(node.operator) ? NUMBER : BOOLEAN;
+    case 'FunctionCall':
+      return BUILTINS.has(node.name) ? RESULT_TYPES.get(node.name)?.types : undefined;
+    default:
+      return undefined;
   }
 }
 

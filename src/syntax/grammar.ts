@@ -661,13 +661,17 @@ export class NuwaParser extends EmbeddedActionsParser {
     this.toolName += `.${this.CONSUME2(T.Identifier).image}`;
   };
 
-  /** A CALL's arguments: an object literal, or (reported) parentheses, which yield their `(` token. */
-  private readonly callArgumentAlternatives: Array<IOrAlt<A.ObjectExpression | IToken>> = [
+  /**
+   * A CALL's arguments: an object literal, or (reported) parentheses, which yield their `(` token and
+   * what they held: `name: value` (or `name = value`) pairs, or a bare value (null, no name).
+   */
+  private readonly callArgumentAlternatives: Array<IOrAlt<A.ObjectExpression | ParenArguments>> = [
     { ALT: () => this.SUBRULE(this.objectLiteral) },
     {
       // CALL t(city: "Oslo"): parentheses instead of braces.
       ALT: () => {
         const paren = this.CONSUME(T.LParen);
+        const held: ParenArguments['held'] = [];
         this.MANY_SEP({
           SEP: T.Comma,
           DEF: () =>
@@ -676,16 +680,17 @@ export class NuwaParser extends EmbeddedActionsParser {
                 // `name: value` or `name = value`; tried first, so `x = 1` here is a keyword argument
                 IGNORE_AMBIGUITIES: true,
                 ALT: () => {
-                  this.CONSUME3(T.Identifier);
+                  const name = this.CONSUME3(T.Identifier);
                   this.CONSUME(T.KeySeparator);
-                  this.SUBRULE(this.expression);
+                  const value = this.SUBRULE(this.expression);
+                  held.push({ name, value });
                 },
               },
-              { ALT: () => this.SUBRULE2(this.expression) },
+              { ALT: () => void held.push({ name: null, value: this.SUBRULE2(this.expression) }) },
             ]),
         });
         this.CONSUME(T.RParen);
-        return paren;
+        return { paren, held };
       },
     },
   ];
@@ -698,12 +703,20 @@ export class NuwaParser extends EmbeddedActionsParser {
     const args = this.OR(this.callArgumentAlternatives);
     if (this.RECORDING_PHASE) return placeholder() as never;
     let object: A.ObjectExpression;
-    if ('tokenType' in args) {
-      this.report(args, `CALL takes its arguments in braces: write CALL ${tool} { name: value, ... }`);
-      object = { type: 'Object', properties: [], line: lineOf(args), column: columnOf(args), hasCall: false };
-    } else {
-      object = args;
+    if ('paren' in args) {
+      // Named arguments in parentheses are the object they would be in braces: the call is repaired.
+      const named = args.held.every((argument) => argument.name !== null);
+      const properties = named
+        ? args.held.map(({ name, value }): A.Property => ({ type: 'Property', key: name!.image, value, line: lineOf(name!), column: columnOf(name!), hasCall: value.hasCall }))
+        : [];
+      object = { type: 'Object', properties, line: lineOf(args.paren), column: columnOf(args.paren), hasCall: properties.some((p) => p.hasCall) };
+      const call: A.CallExpression = { type: 'Call', tool, arguments: object, line: lineOf(keyword), column: columnOf(keyword), hasCall: true };
+      const shown = named && args.held.length > 0 ? printExpression(call, 160) : undefined;
+      const message = `CALL takes its arguments in braces: write ${shown ?? `CALL ${tool} { name: value, ... }`}`;
+      this.report(args.paren, message, named);
+      return call;
     }
+    object = args;
     return { type: 'Call', tool, arguments: object, line: lineOf(keyword), column: columnOf(keyword), hasCall: true };
   }, { recoveryValueFunc: standIn<A.CallExpression>(placeholder) });
 
@@ -727,6 +740,12 @@ export class NuwaParser extends EmbeddedActionsParser {
       seen.add(property.key);
     }
   }
+}
+
+/** What a CALL's parentheses held (a mistake for braces): each argument, with its name if it had one. */
+interface ParenArguments {
+  paren: IToken;
+  held: Array<{ name: IToken | null; value: A.Expression }>;
 }
 
 /** Shortens `stack` to `length` (pop is inlined where setting `length` is a call into the runtime). */

@@ -13,6 +13,7 @@ import { notTextProblem, showCharacter } from './source.js';
 import { repaired } from './problems.js';
 import { standInToken } from './nodes.js';
 import { formatCallFor } from './templates.js';
+import { nameHint } from './hints.js';
 
 export { byPosition } from './problems.js';
 
@@ -47,7 +48,7 @@ const CHARACTER_HINTS: ReadonlyMap<string, string> = new Map([
   ['^', 'there is no power operator: multiply, or use CALC'],
 ]);
 
-type Habit = (token: IToken, previous: IToken | undefined) => string;
+type Habit = (token: IToken, previous: IToken | undefined, rest: string | undefined) => string;
 /** Problems for tokens that stand for another language's habit, by tokenTypeIdx (one array read per token). */
 const HABITS: Array<Habit | undefined> = [];
 const habit = (type: TokenType, problem: Habit) => void (HABITS[type.tokenTypeIdx!] = problem);
@@ -56,9 +57,13 @@ habit(T.BarBar, (t) => `use OR instead of \`${t.image}\``);
 habit(T.Bang, () => 'use NOT instead of `!` (`!=` means "not equal")');
 habit(T.LessGreater, () => 'use `!=` for "not equal"');
 habit(T.StrictEquality, (t) => `write \`${t.image.slice(0, 2)}\`: there is no \`${t.image}\` (== never converts types)`);
-habit(T.CompoundAssign, (t, previous) => {
+habit(T.CompoundAssign, (t, previous, rest) => {
   const name = previous?.tokenType === T.Identifier ? previous.image : 'x';
-  return `there is no \`${t.image}\`: write LET ${name} = ${name} ${t.image[0]} ...`;
+  // The right side as written when it is plain (names, numbers, strings, arithmetic, calls), in
+  // parentheses where the operator binds tighter than what it holds (`n *= a + b`).
+  const operator = t.image[0]!;
+  const value = rest === undefined ? '...' : operator !== '+' && /[-+*/%]/.test(rest.replace(/"(?:[^"\\]|\\.)*"/g, '')) ? `(${rest})` : rest;
+  return `there is no \`${t.image}\`: write LET ${name} = ${name} ${operator} ${value}`;
 });
 /** Token types the loop below looks at at all. */
 const SPECIAL: boolean[] = [];
@@ -242,7 +247,7 @@ function* finishLexing(source: string, result: ILexingResult, options: TokenizeO
     } else {
       // &&, ||, !, <>, ===, += ...: read as the operator they stand for (precedence.ts).
       const problem = HABITS[token.tokenTypeIdx];
-      if (problem) problems.add(repaired(at(token, problem(token, tokens[i - 1]))));
+      if (problem) problems.add(repaired(at(token, problem(token, tokens[i - 1], plainRest(tokens, i, source)))));
     }
   }
   if (dropped) tokens = tokens.flatMap((t) => (t === DROPPED ? [] : (expanded.get(t) ?? [t])));
@@ -280,6 +285,29 @@ export function tokensAsWritten(text: string): IToken[] {
   }
   while (i < aside.length) merged.push(aside[i++]!);
   return merged;
+}
+
+/** Tokens a right side shown in a message may hold: nothing another message would correct. */
+const PLAIN: boolean[] = [];
+for (const t of [T.Identifier, T.NumberLiteral, T.StringLiteral, T.Dot, T.Comma, T.LParen, T.RParen, T.LBracket, T.RBracket, T.Plus, T.Minus, T.Star, T.Slash, T.Percent]) {
+  PLAIN[t.tokenTypeIdx!] = true;
+}
+
+/**
+ * The text after tokens[i] to the end of its line, when every token of it is plain and no name in it
+ * is a known mistake (`len`, `True`); undefined otherwise.
+ */
+function plainRest(tokens: IToken[], i: number, source: string): string | undefined {
+  const line = tokens[i]!.startLine;
+  let j = i + 1;
+  for (; j < tokens.length && tokens[j]!.startLine === line; j++) {
+    const t = tokens[j]!;
+    if (!PLAIN[t.tokenTypeIdx] || (t.tokenTypeIdx === T.Identifier.tokenTypeIdx && (nameHint(t.image) !== undefined || /^[a-z]/.test(t.image) && tokens[j + 1]?.image === '('))) return undefined;
+  }
+  if (j === i + 1) return undefined;
+  const last = tokens[j - 1]!;
+  const text = source.slice(tokens[i + 1]!.startOffset, last.startOffset + last.image.length);
+  return text.length <= 60 && !text.includes('\n') ? text : undefined;
 }
 
 /** Whether a number's text could be past the largest number (about 1.8e308): only with an exponent or 309 digits. */
@@ -342,11 +370,31 @@ function characterProblem(char: string, source: string, offset: number, line: nu
     const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(offset + 1, offset + 41))![0];
     return repaired({ ...at, message: `unexpected character \`$\`: names have no \`$\`: write ${name}` });
   }
+  if (char === '?') {
+    const ternary = ternaryAsIf(source, offset);
+    if (ternary !== undefined) return { ...at, message: `unexpected character \`?\`: there is no \`?:\`: write ${ternary}` };
+  }
   const hint = CHARACTER_HINTS.get(char);
   const what = char === '`' ? 'backquote' : `character \`${showCharacter(char)}\``;
   const problem = { ...at, message: `unexpected ${what}${hint ? `: ${hint}` : ''}` };
   // A `;` between statements: leaving it out is all there is to it.
   return char === ';' ? repaired(problem) : problem;
+}
+
+/**
+ * `LET label = total > 100 ? "big" : "small"` as the IF that sets the variable on both branches, from
+ * the line's own text; undefined for any other line, or when a part holds another mistake.
+ */
+function ternaryAsIf(source: string, offset: number): string | undefined {
+  const start = source.lastIndexOf('\n', offset) + 1;
+  const end = source.indexOf('\n', offset);
+  const line = source.slice(start, end < 0 ? undefined : end).replace(/\s*\/\/.*$/, '');
+  const parts = /^\s*(?:LET\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+?)\s*\?\s*([^?:]+?)\s*:\s*([^?:]+?)\s*$/.exec(line);
+  if (parts === null || start + line.indexOf('?') !== offset) return undefined;
+  const [, name, condition, yes, no] = parts as unknown as [string, string, string, string, string];
+  if ([condition, yes, no].some((part) => /===|!==|&&|\|\||'|`|\?/.test(part))) return undefined;
+  const text = `IF ${condition.replace(/^\((.*)\)$/, '$1')} THEN LET ${name} = ${yes} ELSE LET ${name} = ${no} END`;
+  return text.length <= 160 ? text : undefined;
 }
 
 /** A single-quoted string's body as a double-quoted string literal; undefined if its escapes are not Nuwa's. */
