@@ -7,7 +7,7 @@ import * as T from './tokens.js';
 import { recogniseMistakes, retype } from './mistakes.js';
 import { markComprehensions } from './comprehensions.js';
 import { rewriteOperators, rewriteStatements } from './borrowed.js';
-import { closeOpenBrackets } from './brackets.js';
+import { completeLineEnds } from './line-ends.js';
 import { ProblemList } from './problems.js';
 import { notTextProblem, showCharacter } from './source.js';
 import { repaired } from './problems.js';
@@ -257,7 +257,7 @@ function* finishLexing(source: string, result: ILexingResult, options: TokenizeO
     tokens = yield* recogniseMistakes(tokens, problems);
     tokens = yield* rewriteOperators(tokens, problems);
     // An entry still being typed may close its brackets on its next line.
-    if (options.unfinished !== true) tokens = yield* closeOpenBrackets(tokens, source, problems);
+    if (options.unfinished !== true) tokens = yield* completeLineEnds(tokens, source, problems);
   }
 
   const depth = yield* measureNesting(tokens);

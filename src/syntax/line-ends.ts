@@ -1,3 +1,5 @@
+// What a line leaves open at its end: brackets, and an IF or FOR header without its THEN or DO.
+//
 // Brackets left open at the end of a line. `PRINT(FORMAT("{v}", { v: x })` followed by a line that
 // starts a statement: the grammar would go on reading the next line as part of the open call, fail
 // there ("expected `)` but found `PRINT`") and point at a line without a mistake, and its recovery
@@ -10,6 +12,10 @@
 // several lines is never touched: the line does not end in a token that runs on (`,`, `(`, `+`...),
 // the next line starts a statement (LET, IF, FOR, END, ELSE, CALL, or a name followed by `(` or
 // `=`), and it is indented no deeper than the line the outermost open bracket is on.
+//
+// An IF, ELSE IF or FOR header whose line has no THEN or DO (`IF price < 20` and the body below):
+// the grammar would report the missing word at the body's first token, a line below. The header's
+// line is complete when it does not run on, so the word is added at its end and reported there.
 import type { IToken, TokenType } from './chevrotain.js';
 import * as T from './tokens.js';
 import { retype, STEP_MASK } from './mistakes.js';
@@ -53,10 +59,11 @@ interface Open {
 const CALLS = table([T.Identifier, T.RParen, T.RBracket]);
 
 /**
- * Closes the brackets each line leaves open when the next line starts a statement (see above), and
+ * Closes the brackets each line leaves open when the next line starts a statement, and adds the THEN
+ * or DO a header lacks (see above), and
  * reports them; returns the tokens with the closers inserted (or `tokens` itself when none are).
  */
-export function* closeOpenBrackets(tokens: IToken[], source: string, problems: ProblemList): Generator<void, IToken[], void> {
+export function* completeLineEnds(tokens: IToken[], source: string, problems: ProblemList): Generator<void, IToken[], void> {
   let stack: Open[] = [];
   /** After a closer that matches no open bracket the grammar reports: leave the brackets to it until they balance. */
   let confused = false;
@@ -85,7 +92,15 @@ export function* closeOpenBrackets(tokens: IToken[], source: string, problems: P
     }
     if (stack.length === 0) confused = false;
     const next = tokens[i + 1];
-    if (confused || stack.length === 0 || next === undefined || next.startLine === token.startLine) continue;
+    if (confused || next === undefined || next.startLine === token.startLine) continue;
+    if (stack.length === 0) {
+      const word = missingHeaderWord(tokens, lineStart, i);
+      if (word !== undefined) {
+        inserts.set(i + 1, [placed(retype(token, word, word === T.Then ? 'THEN' : 'DO'), token)]);
+        reportHeader(tokens, lineStart, i, word === T.Then ? 'THEN' : 'DO', source, problems);
+      }
+      continue;
+    }
     // `token` ends a line with brackets open: a header's THEN or DO ends them, and otherwise the next
     // line does when it is a statement of its own.
     const header = isHeader(tokens, lineStart, i);
@@ -114,6 +129,40 @@ export function* closeOpenBrackets(tokens: IToken[], source: string, problems: P
     if (i < tokens.length && !removed.has(i)) out.push(tokens[i]!);
   }
   return out;
+}
+
+/** A token placed just after `near`, on its line. */
+function placed(token: IToken, near: IToken): IToken {
+  token.startOffset = near.startOffset + near.image.length;
+  token.startColumn = near.startColumn! + near.image.length;
+  return token;
+}
+
+/**
+ * THEN or DO, when tokens[from..to] are an IF, ELSE IF or FOR header that lacks it: no THEN, DO or
+ * `:` on the line, and the line does not run on into the next.
+ */
+function missingHeaderWord(tokens: IToken[], from: number, to: number): TokenType | undefined {
+  const first = tokens[from]!;
+  const isFor = is(first, T.For);
+  if (!(isFor || is(first, T.If) || is(first, T.ElseIf) || (is(first, T.Else) && is(tokens[from + 1], T.If)))) return undefined;
+  if (RUNS_ON[tokens[to]!.tokenTypeIdx] || to === from || (is(first, T.Else) && to === from + 1)) return undefined;
+  for (let k = is(first, T.Else) ? from + 2 : from + 1; k <= to; k++) {
+    const type = tokens[k]!.tokenTypeIdx;
+    if (HEADER_END[type] || STARTS_STATEMENT[type]) return undefined;
+  }
+  if (isFor && !tokens.slice(from, to + 1).some((t) => is(t, T.In))) return undefined;
+  return isFor ? T.Do : T.Then;
+}
+
+function reportHeader(tokens: IToken[], from: number, to: number, word: 'THEN' | 'DO', source: string, problems: ProblemList): void {
+  const last = tokens[to]!;
+  const line = last.startLine!;
+  const text = `${source.slice(tokens[from]!.startOffset, last.startOffset + last.image.length)} ${word}`;
+  const clean = !problems.list.some((p) => p.line === line) && !text.includes('\n') && text.length <= 120;
+  const header = word === 'THEN' ? 'expected THEN after the IF condition' : 'expected DO after FOR x IN list';
+  const message = `${header}: add ${word} at the end of the line${clean ? `, ${text}` : ''}`;
+  problems.add(repaired({ line, column: last.startColumn! + last.image.length, message }));
 }
 
 /** Whether tokens[from..to] are an IF, ELSE IF or FOR header ending in THEN or DO (or Python's `:`). */

@@ -1,4 +1,4 @@
-// Unit tests for src/syntax/brackets.ts: a bracket a line leaves open before a line that starts a
+// Unit tests for src/syntax/line-ends.ts: a bracket a line leaves open before a line that starts a
 // statement is reported on its own line, closed there, and nothing is reported on the lines after;
 // expressions written over several lines are never touched.
 import { describe, expect, it } from 'vitest';
@@ -43,6 +43,16 @@ describe('brackets left open at the end of a line', () => {
 
   it('leaves the line as written in the message when something else on it is wrong', () => {
     expect(problems('PRINT(a && b\nPRINT(1)\n').map((p) => p[2])).toContain('`(` at column 6 is not closed: add `)` at the end of the line');
+  });
+
+  it('adds the THEN or DO a header lacks at the end of its line, and reports it there', () => {
+    expect(problems('IF price < 20\n  PRINT(1)\nELSE IF price < 40\n  PRINT(2)\nEND\nEND\nFOR d IN deals\n  PRINT(d)\nEND\n')).toEqual([
+      [1, 14, 'expected THEN after the IF condition: add THEN at the end of the line, IF price < 20 THEN'],
+      [3, 19, 'expected THEN after the IF condition: add THEN at the end of the line, ELSE IF price < 40 THEN'],
+      [7, 15, 'expected DO after FOR x IN list: add DO at the end of the line, FOR d IN deals DO'],
+    ]);
+    // A condition that runs on to the next line, or a one-line IF, has its THEN.
+    expect(() => parse('IF 1 > 0 AND\n  2 > 1 THEN\n  PRINT(1)\nEND\nIF true THEN PRINT(1) END\n')).not.toThrow();
   });
 
   it('never touches an expression written over several lines', () => {
