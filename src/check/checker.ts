@@ -584,7 +584,7 @@ class Checker {
       const [root, ...rest] = path.split('.');
       let shape = keys.get(root!);
       if (shape === undefined) {
-        this.error('FunctionArgumentError', `FORMAT has no value for {${path}}: the values object ${described}${placeholderHint(path, [...keys.keys()])}`, node.arguments[0]!);
+        this.error('FunctionArgumentError', `FORMAT has no value for {${path}}: the values object ${described}${placeholderHint(path, [...keys.keys()], valuesNode)}`, node.arguments[0]!);
         return;
       }
       for (const name of rest) {

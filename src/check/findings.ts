@@ -104,11 +104,14 @@ export function findingsBesideRunError(error: NuwaError, program: A.Program, too
   // as a second lowercase built-in, is another mistake). A variable the run found unset is one
   // mistake wherever else it is read (its first LET is missing or misplaced), with one fix.
   const same = (problem: Problem) =>
-    problem.kind === error.kind && problem.line === error.line && (problem.column === error.column || problem.message === error.message);
+    problem.kind === error.kind && problem.line === error.line && (problem.column === error.column || withoutUsage(problem.message) === withoutUsage(error.message));
   const unset = error.kind === 'UndefinedVariableError' ? /^`([A-Za-z_][A-Za-z0-9_]*)`/.exec(error.message)?.[1] : undefined;
   const sameVariable = (problem: Problem) => unset !== undefined && problem.kind === 'UndefinedVariableError' && problem.message.startsWith(`\`${unset}\``);
   return found.filter((problem) => !same(problem) && !sameVariable(problem) && worthReporting(problem));
 }
+
+/** A message without the usage a built-in's argument error ends in (the checker's has none). */
+const withoutUsage = (message: string) => message.replace(/ \(usage: [^()]*(?:\([^()]*\)[^()]*)*\)$/, '');
 
 /** As NuwaError.findings holds them. */
 export function asFindings(problems: readonly Problem[]): Finding[] {

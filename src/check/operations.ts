@@ -98,7 +98,7 @@ export function logicalSide(operator: 'AND' | 'OR', side: 'left' | 'right', shap
 export function memberOf(node: A.MemberExpression, object: Shape, subject: string): Outcome {
   if (object.value !== undefined) return fold(() => member(object.value!, node));
   if (never(object, OBJECT)) {
-    const hint = memberHint(node.property, node.object, only(object, LIST | STRING));
+    const hint = memberHint(node.property, node.object, only(object, LIST) ? 'list' : only(object, STRING) ? 'string' : undefined);
     return { shape: ANY, error: { kind: 'MemberAccessError', message: `\`.${node.property}\` needs an object, but ${always(subject, object)}${hint}` } };
   }
   if (schemaForbidsKey(object, node.property)) {

@@ -60,8 +60,12 @@ function sameFormat(text: string, number: number): string | undefined {
   return JSON.stringify(text.length === 7 ? date.slice(0, 7) : date);
 }
 
-/** "did you mean {name}?" for a FORMAT placeholder whose key is not among `keys`. */
-export function placeholderHint(path: string, keys: readonly string[]): string {
+/**
+ * "did you mean {name}?" for a FORMAT placeholder whose key is not among `keys`, or the key to add.
+ * `values` is the values argument as written: when each of its keys reads the same-named field of
+ * one object (`{ id: o.id, total: o.total }`), the missing key most likely does too.
+ */
+export function placeholderHint(path: string, keys: readonly string[], values?: A.Expression): string {
   const [root, ...rest] = path.split('.');
   // {e.subject} with { subject: ... }: the member is there under its own name.
   const tail = rest.join('.');
@@ -70,7 +74,15 @@ export function placeholderHint(path: string, keys: readonly string[]): string {
   const sorted = (word: string) => [...word.toLowerCase()].sort().join('');
   const close = [...closestNames(root!, keys, 1), ...keys.filter((key) => sorted(key) === sorted(root!))];
   if (close.length > 0) return `: did you mean {${[close[0], ...rest].join('.')}}?`;
-  return `: add it to the values, { ..., ${root}: value }`;
+  return `: add it to the values, { ..., ${root}: ${sameFieldOf(values, root!) ?? 'value'} }`;
+}
+
+/** `o.name`, when every key of the object literal `values` reads its own name from the one object `o`. */
+function sameFieldOf(values: A.Expression | undefined, name: string): string | undefined {
+  if (values?.type !== 'Object' || values.properties.length === 0) return undefined;
+  const objects = values.properties.map((p) => (p.value.type === 'Member' && p.value.property === p.key ? printExpression(p.value.object) : undefined));
+  const [first] = objects;
+  return first !== undefined && objects.every((o) => o === first) ? `${first}.${name}` : undefined;
 }
 
 /**
@@ -139,31 +151,53 @@ const PATH_TEXT = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 export function concatenationHint(node: A.BinaryExpression): string {
   const operands = plusChainOperands(node);
   if (!operands.some((o) => o.type === 'Literal' && typeof o.value === 'string')) return GENERAL_FORMAT;
+  const call = formatCallOf(operands, '');
+  return call === undefined ? GENERAL_FORMAT : call.startsWith('"') ? `: write the text as one string, ${call}` : `: use FORMAT to build strings: write ${call}`;
+}
+
+/**
+ * PRINT given several values (Python's `print("Total:", n)`): the one line they would print, as a
+ * FORMAT call with the values separated by spaces.
+ */
+export function printArgumentsHint(node: A.FunctionCall): string {
+  if (node.name !== 'PRINT' || node.arguments.length < 2) return '';
+  const call = formatCallOf(node.arguments, ' ');
+  return call === undefined ? ': PRINT shows one value: build the line with FORMAT' : `: PRINT shows one value: write PRINT(${call})`;
+}
+
+/**
+ * The FORMAT call that builds the text of `operands` joined by `separator`: literals are the
+ * template's text, each other operand a placeholder (a name or a path as written, STR(...)
+ * unwrapped, another language's function as the built-in meant, anything else a named value).
+ * A plain string when every operand is a literal; undefined when too long to show.
+ */
+function formatCallOf(operands: readonly A.Expression[], separator: string): string | undefined {
   const values = new Map<string, string>();
-  let template = '';
+  const pieces: string[] = [];
   for (let operand of operands) {
     // A call of another language's function (`str(n)`) as the built-in it means: never the mistake.
     if (operand.type === 'FunctionCall' && !BUILTINS_BY_NAME.has(operand.name)) operand = repairFunction(operand.name, operand.arguments, BUILTINS_BY_NAME, operand)?.node ?? operand;
     if (operand.type === 'FunctionCall' && operand.name === 'STR' && operand.arguments.length === 1) operand = operand.arguments[0]!;
     if (operand.type === 'Literal') {
-      template += String(operand.value).replace(/\{/g, '{{').replace(/\}/g, '}}');
+      pieces.push(String(operand.value).replace(/\{/g, '{{').replace(/\}/g, '}}'));
       continue;
     }
     const text = printExpression(operand);
-    if (text === undefined) return GENERAL_FORMAT;
+    if (text === undefined) return undefined;
     if (PATH_TEXT.test(text)) {
       const root = text.split('.')[0]!;
       values.set(root, root);
-      template += `{${text}}`;
+      pieces.push(`{${text}}`);
       continue;
     }
     const base = operand.type === 'FunctionCall' ? operand.name.toLowerCase() : 'value';
     let name = base;
     for (let n = 2; values.has(name) && values.get(name) !== text; n++) name = `${base}${n}`;
     values.set(name, text);
-    template += `{${name}}`;
+    pieces.push(`{${name}}`);
   }
-  if (values.size === 0) return `: write the text as one string, ${quote(template.replace(/\{\{/g, '{').replace(/\}\}/g, '}'))}`;
+  const template = pieces.join(separator);
+  if (values.size === 0) return quote(template.replace(/\{\{/g, '{').replace(/\}\}/g, '}'));
   const call = `FORMAT(${quote(template)}, { ${[...values].map(([key, value]) => `${key}: ${value}`).join(', ')} })`;
-  return call.length <= 160 ? `: use FORMAT to build strings: write ${call}` : GENERAL_FORMAT;
+  return call.length <= 160 ? call : undefined;
 }

@@ -18,7 +18,8 @@ function placeholderValue(path: string, values: NuwaObject, at: Position): Value
   const names = path.split('.');
   let value = values.get(names[0]!);
   if (value === undefined) {
-    const hint = placeholderHint(path, [...values.keys()].slice(0, 1000));
+    const call = (at as Partial<FunctionCall>).type === 'FunctionCall' ? (at as FunctionCall) : undefined;
+    const hint = placeholderHint(path, [...values.keys()].slice(0, 1000), call?.arguments[1]);
     throw argumentError(FORMAT_USAGE, `FORMAT has no value for {${path}}: the values object ${values.size ? `has keys ${objectKeys(values)}` : 'is empty'}${hint}`, at);
   }
   for (let i = 1; i < names.length; i++) {

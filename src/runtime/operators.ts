@@ -110,7 +110,7 @@ export function member(object: Value, node: MemberExpression, key: string = node
       node,
     );
   }
-  const hint = memberHint(node.property, node.object, typeof object === 'string' || object instanceof NuwaList);
+  const hint = memberHint(node.property, node.object, typeof object === 'string' ? 'string' : object instanceof NuwaList ? 'list' : undefined);
   throw new NuwaError('MemberAccessError', `\`.${node.property}\` needs an object, got ${describe(object)}${hint}`, node);
 }
 
