@@ -132,6 +132,7 @@ const TRY_MESSAGE = 'there is no try/except in Nuwa Script: a CALL that fails st
  */
 export function* rewriteStatements(tokens: IToken[], problems: ProblemList): Generator<void, IToken[], void> {
   pending.lambdaParams.clear();
+  pending.definitions.clear();
   const edits = new Edits(tokens);
   for (let i = 0; i < tokens.length; i++) {
     if ((i & STEP_MASK) === STEP_MASK) yield;
@@ -146,6 +147,10 @@ export function* rewriteStatements(tokens: IToken[], problems: ProblemList): Gen
           continue;
         }
         if (/^(except|catch|finally)$/.test(word) && pythonHandler(edits, i, problems)) continue;
+        if (/^(def|function|func|fn|fun|sub|Sub|FUNCTION|DEF)$/.test(word) && is(next, T.Identifier) && is(tokens[i + 2], T.LParen) && sameLine(token, tokens[i + 2])) {
+          definition(edits, i, problems);
+          continue;
+        }
         if (/^(const|var|val|auto|local|my|dim|Dim|DIM|set|SET)$/.test(word) && is(next, T.Identifier) && is(tokens[i + 2], T.Assign)) {
           report(problems, token, `write LET: there is no \`${word}\`, a variable is set with LET ${next!.image} = ...`);
           edits.replace(i, [make(token, T.Let, 'LET')]);
@@ -295,6 +300,13 @@ export function* rewriteOperators(tokens: IToken[], problems: ProblemList): Gene
     if (edits.isRemoved(i)) continue;
     const token = tokens[i]!;
     const previous = tokens[i - 1]!;
+    if (is(token, T.EqualEqual) && is(previous, T.Identifier) && is(tokens[i - 2], T.Let) && tokens[i - 2]!.startLine === token.startLine) {
+      // LET n == 0: a comparison's `==` where the LET's `=` belongs.
+      edits.replace(i, [make(token, T.Assign, '=')]);
+      const statement = lineText(tokens, i - 2, i, '=');
+      report(problems, token, `LET takes one \`=\`: write ${statement ?? `LET ${previous.image} = ...`}`);
+      continue;
+    }
     if (!ENDS_OPERAND[previous.tokenTypeIdx] && !is(previous, T.Not)) continue;
     if (is(token, T.Identifier)) {
       const word = token.image.toUpperCase();
@@ -313,6 +325,42 @@ export function* rewriteOperators(tokens: IToken[], problems: ProblemList): Gene
     }
   }
   return edits.apply();
+}
+
+/**
+ * `def to_f(c):` or `function toF(c) {`: there are no functions of a script's own. The header is
+ * left out (its body's statements are read, and reported, as they stand), and a call of the name is
+ * answered with where it was defined (grammar.ts).
+ */
+function definition(edits: Edits, i: number, problems: ProblemList): void {
+  const { tokens } = edits;
+  const name = tokens[i + 1]!;
+  pending.definitions.set(name.image, name.startLine!);
+  let k = i;
+  while (k + 1 < tokens.length && tokens[k + 1]!.startLine === tokens[i]!.startLine) k++;
+  edits.remove(i, k);
+  report(
+    problems,
+    tokens[i]!,
+    `there are no functions of your own (\`${tokens[i]!.image}\`): write what ${name.image} computes where it is used, or keep a value in a variable with LET`,
+    false,
+  );
+}
+
+/**
+ * The text of the line of tokens[from], from there to its end, with tokens[replaced] written as
+ * `image`; spaces where the source had them. Undefined when long.
+ */
+function lineText(tokens: IToken[], from: number, replaced: number, image: string): string | undefined {
+  let text = '';
+  let end = -1;
+  for (let k = from; k < tokens.length && tokens[k]!.startLine === tokens[from]!.startLine; k++) {
+    const t = tokens[k]!;
+    if (end >= 0 && t.startColumn! > end) text += ' ';
+    text += k === replaced ? image : t.image;
+    end = t.startColumn! + t.image.length;
+  }
+  return text.length <= 120 ? text : undefined;
 }
 
 /** The first token of the operand that ends at `end` (a name, a member or index chain, a call, a literal), or -1. */

@@ -17,7 +17,7 @@ import { expressionName } from './hints.js';
 import { readPath, setPath, type LetPathPart } from './paths.js';
 import { printExpression } from './print.js';
 import { BUILTINS_BY_NAME, unknownFunctionMessage } from './functions.js';
-import { enumerated, repairFunction, repairMethod } from './methods.js';
+import { enumerated, pending, repairFunction, repairMethod } from './methods.js';
 import type { SyntaxProblem } from '../errors.js';
 import { repaired } from './problems.js';
 
@@ -505,7 +505,9 @@ export class NuwaParser extends EmbeddedActionsParser {
     // syntax errors, if there are any), and read as what it means where that is known: sum(xs) is SUM(xs).
     if (name.image === name.image.toUpperCase() || name.isInsertedInRecovery) return call;
     const repair = repairFunction(name.image, args, BUILTINS_BY_NAME, call);
-    this.notes.push(repaired({ line: call.line, column: call.column, message: unknownFunctionMessage(name.image, undefined, repair?.hint) }));
+    const defined = pending.definitions.get(name.image);
+    const hint = defined === undefined ? repair?.hint : `the definition on line ${defined} is not one (there are no functions of your own): write what it computes here instead`;
+    this.notes.push(repaired({ line: call.line, column: call.column, message: unknownFunctionMessage(name.image, undefined, hint) }));
     if (repair !== undefined) this.noteRepairs.push([call, repair.node]);
     return call;
   }, { recoveryValueFunc: standIn<A.Variable>(placeholder) });

@@ -30,6 +30,8 @@ export const pending = {
    * the mistakes pass leaves in their place (mistakes.ts).
    */
   lambdaParams: new Map<string, string[]>(),
+  /** Functions a script tried to define (`def to_f(c):`), by name: the line of the definition (borrowed.ts). */
+  definitions: new Map<string, number>(),
   /** At the start of a parse (the mistakes pass, which runs before it, clears lambdaParams). */
   clear(): void {
     this.lambdas.clear();
