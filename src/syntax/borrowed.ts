@@ -147,6 +147,7 @@ export function* rewriteStatements(tokens: IToken[], problems: ProblemList): Gen
           continue;
         }
         if (/^(except|catch|finally)$/.test(word) && pythonHandler(edits, i, problems)) continue;
+        if ((word === 'for' || word === 'if') && is(next, T.LParen) && braceBlock(edits, i, problems)) continue;
         if (/^(def|function|func|fn|fun|sub|Sub|FUNCTION|DEF)$/.test(word) && is(next, T.Identifier) && is(tokens[i + 2], T.LParen) && sameLine(token, tokens[i + 2])) {
           definition(edits, i, problems);
           continue;
@@ -325,6 +326,86 @@ export function* rewriteOperators(tokens: IToken[], problems: ProblemList): Gene
     }
   }
   return edits.apply();
+}
+
+/**
+ * JavaScript's blocks: `for (let i = 0; i < n; i++) {`, `for (const x of xs) {` and `if (c) {`, each
+ * with its `}` (and `} else {`), as FOR ... IN ... DO, IF ... THEN, ELSE and END. The lexer reported
+ * the header's `;` and `++` on their own; they are part of this one mistake, so those reports go.
+ * False when the header is none of these.
+ */
+function braceBlock(edits: Edits, i: number, problems: ProblemList): boolean {
+  const { tokens } = edits;
+  const close = closing(tokens, i + 1);
+  const brace = close + 1;
+  if (close < 0 || !is(tokens[brace], T.LBrace) || !sameLine(tokens[i]!, tokens[brace])) return false;
+  const end = closing(tokens, brace);
+  if (end < 0) return false;
+  const inner = tokens.slice(i + 2, close);
+  const header = tokens[i]!.image === 'for' ? forHeader(inner, tokens[i]!) : inner.length > 0 ? [make(tokens[i]!, T.If, 'IF'), ...inner, make(tokens[brace]!, T.Then, 'THEN')] : undefined;
+  if (header === undefined) return false;
+  const line = tokens[i]!.startLine!;
+  const dropped = problems.list.filter((p) => p.line === line && (p.message.startsWith('unexpected character `;`') || p.message.startsWith('there is no `++`')));
+  for (const problem of dropped) problems.list.splice(problems.list.indexOf(problem), 1);
+  problems.count -= dropped.length;
+  edits.remove(i, brace);
+  edits.insertBefore(i, header);
+  report(problems, tokens[i]!, `there are no braces around blocks: write ${spaced(header)} ... END`);
+  // `} else {`: ELSE, and the block goes on to the next `}`.
+  let closer = end;
+  while (is(tokens[closer + 1], T.Identifier) && tokens[closer + 1]!.image === 'else' && is(tokens[closer + 2], T.LBrace)) {
+    const next = closing(tokens, closer + 2);
+    if (next < 0) break;
+    edits.replace(closer, [make(tokens[closer]!, T.Else, 'ELSE')]);
+    edits.remove(closer + 1, closer + 2);
+    report(problems, tokens[closer]!, 'write ELSE: there are no braces around blocks (`} else {`)');
+    closer = next;
+  }
+  edits.replace(closer, [make(tokens[closer]!, T.End, 'END')]);
+  report(problems, tokens[closer]!, 'write END: a block ends with END, not `}`');
+  return true;
+}
+
+/** Tokens some of which are new (without a place in the text), written with the usual spaces. */
+function spaced(tokens: readonly IToken[]): string {
+  let text = '';
+  tokens.forEach((token, k) => {
+    const previous = tokens[k - 1];
+    const tight =
+      previous === undefined ||
+      is(previous, T.LParen) || is(previous, T.LBracket) || is(previous, T.Dot) ||
+      is(token, T.RParen) || is(token, T.RBracket) || is(token, T.Comma) || is(token, T.Dot) || is(token, T.Colon) ||
+      ((is(token, T.LParen) || is(token, T.LBracket)) && (is(previous, T.Identifier) || is(previous, T.RParen) || is(previous, T.RBracket)));
+    text += `${tight ? '' : ' '}${token.image}`;
+  });
+  return text;
+}
+
+/**
+ * The FOR header for what a C-style `for (...)` holds: `let i = a; i < b; i++` counts with RANGE,
+ * `const x of xs` loops over a list, `const k in obj` over an object's keys. Undefined otherwise.
+ */
+function forHeader(inner: IToken[], at: IToken): IToken[] | undefined {
+  const body = /^(let|var|const)$/.test(inner[0]?.image ?? '') ? inner.slice(1) : inner;
+  const name = body[0];
+  if (!is(name, T.Identifier)) return undefined;
+  const loop = (iterable: IToken[]) => [make(at, T.For, 'FOR'), name!, make(at, T.In, 'IN'), ...iterable, make(at, T.Do, 'DO')];
+  const word = body[1]?.image;
+  if ((word === 'of' || word === 'in' || is(body[1], T.In)) && body.length > 2) {
+    const list = body.slice(2);
+    return loop(word === 'of' ? list : [make(at, T.Identifier, 'KEYS'), make(at, T.LParen, '('), ...list, make(at, T.RParen, ')')]);
+  }
+  // i = a (i < b | i <= b) i: the `;` and `++` are gone already.
+  if (!is(body[1], T.Assign)) return undefined;
+  const test = body.findIndex((t, k) => k > 2 && t.image === name!.image && (is(body[k + 1], T.Less) || is(body[k + 1], T.LessEqual)));
+  const last = body.length - 1;
+  if (test < 0 || body[last]!.image !== name!.image || last <= test + 2) return undefined;
+  const start = body.slice(2, test);
+  const bound = body.slice(test + 2, last);
+  const upTo = is(body[test + 1], T.LessEqual) ? [...bound, make(at, T.Plus, '+'), make(at, T.NumberLiteral, '1')] : bound;
+  const zero = start.length === 1 && start[0]!.image === '0';
+  const args = zero ? upTo : [...start, make(at, T.Comma, ','), ...upTo];
+  return loop([make(at, T.Identifier, 'RANGE'), make(at, T.LParen, '('), ...args, make(at, T.RParen, ')')]);
 }
 
 /**

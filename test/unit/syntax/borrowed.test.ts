@@ -25,3 +25,24 @@ describe('statements of other languages', () => {
     expect(messages('LET w = await CALL get_weather { city: "Oslo" }\n')).toEqual(['1:9 there is no `await`: every CALL waits for its result, so remove it: write CALL get_weather { city: "Oslo" }']);
   });
 });
+
+describe('blocks in braces', () => {
+  it('reads C-style and JavaScript for loops as FOR, an if with braces as IF, and each `}` as ELSE or END', () => {
+    expect(messages('for (let i = 0; i < 3; i++) {\n  PRINT(i)\n}\n')).toEqual([
+      '1:1 there are no braces around blocks: write FOR i IN RANGE(3) DO ... END',
+      '3:1 write END: a block ends with END, not `}`',
+    ]);
+    expect(messages('for (let i = 1; i <= n; i++) {\n  PRINT(i)\n}\n')[0]).toBe('1:1 there are no braces around blocks: write FOR i IN RANGE(1, n + 1) DO ... END');
+    expect(messages('for (const x of xs) {\n  PRINT(x)\n}\nfor (const k in o) {\n  PRINT(k)\n}\n')).toEqual([
+      '1:1 there are no braces around blocks: write FOR x IN xs DO ... END',
+      '3:1 write END: a block ends with END, not `}`',
+      '4:1 there are no braces around blocks: write FOR k IN KEYS(o) DO ... END',
+      '6:1 write END: a block ends with END, not `}`',
+    ]);
+    expect(messages('if (LEN(xs) > 0) {\n  PRINT(1)\n} else {\n  PRINT(2)\n}\n')).toEqual([
+      '1:1 there are no braces around blocks: write IF LEN(xs) > 0 THEN ... END',
+      '3:1 write ELSE: there are no braces around blocks (`} else {`)',
+      '5:1 write END: a block ends with END, not `}`',
+    ]);
+  });
+});
