@@ -297,6 +297,12 @@ export function repairFunction(name: string, args: A.Expression[], builtins: Rea
     const text = printExpression(node);
     return { node, hint: `built-in names are uppercase: write \`${upper}\`${text === undefined ? '' : `, as in ${text}`}` };
   }
+  // sorted(xs, key=lambda x: x.price): SORT by the field's name (`key=` is read into the lambda).
+  const by = args.length === 2 && (name === 'sorted' || upper === 'SORT') ? pending.lambdas.get(args[1]!) : undefined;
+  if (by !== undefined && by.body.type === 'Member' && by.body.object.type === 'Variable' && (by.params.length === 0 || by.params.includes(by.body.object.name))) {
+    pending.lambdas.delete(args[1]!);
+    return shown(fn('SORT', [args[0]!, lit(by.body.property, p)], p), "use SORT with the key's name");
+  }
   const same = FUNCTIONS.get(name);
   // int(x / 2) of a number: Python's int() drops the fraction, which is FLOOR (NUMBER reads text).
   if (same === 'NUMBER' && (name === 'int' || name === 'parseInt') && args.length === 1 && isArithmetic(args[0]!)) return shown(fn('FLOOR', args, p), 'of a number, use FLOOR');
