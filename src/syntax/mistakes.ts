@@ -243,8 +243,15 @@ function comprehensionCaseHint(tokens: IToken[], i: number): string {
     const word = MISTAKE_WORDS.get(token.image);
     return word?.kind === 'keyword' && ['FOR', 'IN', 'IF', 'AND', 'OR', 'NOT'].includes(word.keyword) ? word.keyword : word?.kind === 'literal' ? word.literal : token.image;
   });
+  // The example shows only what the comprehension is in Nuwa: not with a part that is another
+  // mistake (Python's `x if c else y`, `&&`), which its own message reports.
+  const foreign = tokens.slice(start, end + 1).some((token, k) => /^(else|elif)$/i.test(words[k]!) || FOREIGN_OPERATORS[token.tokenTypeIdx] === true);
+  if (foreign) return keywordCaseHint('FOR');
   return `keywords are uppercase: write \`FOR\`, as in ${joinTokens(tokens.slice(start, end + 1), words)}`;
 }
+
+/** Operators of other languages, which a suggestion never shows. */
+const FOREIGN_OPERATORS = index([T.AmpAmp, T.BarBar, T.Bang, T.StrictEquality, T.LessGreater, T.CompoundAssign, T.Increment, T.Arrow, T.Spread]);
 
 /** Tokens as text, a space where the source had one. */
 function joinTokens(tokens: IToken[], images = tokens.map((t) => t.image)): string {
