@@ -43,6 +43,10 @@ const STARTS_STATEMENT = table([T.Let, T.If, T.For, T.End, T.Else, T.ElseIf, T.W
 /** After a name at the start of a line, these make it a statement (`PRINT(...)`, `x = 1`). */
 const AFTER_NAME = table([T.LParen, T.Assign, T.CompoundAssign]);
 
+/** A line starting with one of these goes on from the line before. */
+const CONTINUES: boolean[] = table([T.Then, T.Do, T.Colon, T.RParen, T.RBracket, T.RBrace, T.Comma, T.Dot, T.In]);
+for (const type of T.allTokens) if (type.CATEGORIES?.includes(T.BinaryOperator)) CONTINUES[type.tokenTypeIdx!] = true;
+
 const is = (token: IToken | undefined, type: TokenType): boolean => token !== undefined && token.tokenTypeIdx === type.tokenTypeIdx;
 const HEADER_END = table([T.Then, T.Do, T.Colon]);
 
@@ -94,7 +98,8 @@ export function* completeLineEnds(tokens: IToken[], source: string, problems: Pr
     const next = tokens[i + 1];
     if (confused || next === undefined || next.startLine === token.startLine) continue;
     if (stack.length === 0) {
-      const word = missingHeaderWord(tokens, lineStart, i);
+      // A header may go on on the next line (`IF a\n  AND b THEN`, `if x\nthen`).
+      const word = CONTINUES[next.tokenTypeIdx] ? undefined : missingHeaderWord(tokens, lineStart, i);
       if (word !== undefined) {
         inserts.set(i + 1, [placed(retype(token, word, word === T.Then ? 'THEN' : 'DO'), token)]);
         reportHeader(tokens, lineStart, i, word === T.Then ? 'THEN' : 'DO', source, problems);
