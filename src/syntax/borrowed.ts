@@ -81,10 +81,17 @@ function startsStatement(tokens: IToken[], i: number): boolean {
   return previous === undefined || !sameLine(previous, tokens[i]) || BEFORE_STATEMENT[previous.tokenTypeIdx] === true;
 }
 
-/** The index of the bracket that closes the one opened at `open`, or -1. */
-function closing(tokens: IToken[], open: number): number {
+/**
+ * How far the passes look for a matching bracket. The constructs they read are short; text with
+ * thousands of brackets left open must not cost a walk to its end for each one.
+ */
+const SCAN_LIMIT = 1024;
+
+/** The index of the bracket that closes the one opened at `open` (within `limit` tokens), or -1. */
+function closing(tokens: IToken[], open: number, limit = SCAN_LIMIT): number {
   let depth = 0;
-  for (let i = open; i < tokens.length; i++) {
+  const end = Math.min(tokens.length, open + limit);
+  for (let i = open; i < end; i++) {
     const type = tokens[i]!.tokenTypeIdx;
     if (OPENS[type]) depth++;
     else if (CLOSES[type] && --depth === 0) return i;
@@ -92,10 +99,10 @@ function closing(tokens: IToken[], open: number): number {
   return -1;
 }
 
-/** The index of the bracket that opens the one closed at `close`, or -1. */
+/** The index of the bracket that opens the one closed at `close` (within SCAN_LIMIT tokens), or -1. */
 function opening(tokens: IToken[], close: number): number {
   let depth = 0;
-  for (let i = close; i >= 0; i--) {
+  for (let i = close; i >= 0 && i > close - SCAN_LIMIT; i--) {
     const type = tokens[i]!.tokenTypeIdx;
     if (CLOSES[type]) depth++;
     else if (OPENS[type] && --depth === 0) return i;
@@ -124,6 +131,9 @@ function report(problems: ProblemList, token: IToken, message: string, fixed = t
 
 // --- statements -----------------------------------------------------------------------------------
 
+/** How many `for (` and `if (` headers one parse reads as blocks in braces (braceBlock). */
+const MAX_BRACE_TRIES = 64;
+
 const TRY_MESSAGE = 'there is no try/except in Nuwa Script: a CALL that fails stops the script with its error';
 
 /**
@@ -134,6 +144,7 @@ export function* rewriteStatements(tokens: IToken[], problems: ProblemList): Gen
   pending.lambdaParams.clear();
   pending.definitions.clear();
   const edits = new Edits(tokens);
+  let braceTries = 0;
   for (let i = 0; i < tokens.length; i++) {
     if ((i & STEP_MASK) === STEP_MASK) yield;
     if (edits.isRemoved(i)) continue;
@@ -147,7 +158,9 @@ export function* rewriteStatements(tokens: IToken[], problems: ProblemList): Gen
           continue;
         }
         if (/^(except|catch|finally)$/.test(word) && pythonHandler(edits, i, problems)) continue;
-        if ((word === 'for' || word === 'if') && is(next, T.LParen) && braceBlock(edits, i, problems)) continue;
+        // Each try looks for the block's closing brace: a bounded number of them, so that text made of
+        // thousands of `if (x) {` never costs a walk to the end of the text for each.
+        if ((word === 'for' || word === 'if') && is(next, T.LParen) && braceTries++ < MAX_BRACE_TRIES && braceBlock(edits, i, problems)) continue;
         if (/^(def|function|func|fn|fun|sub|Sub|FUNCTION|DEF)$/.test(word) && is(next, T.Identifier) && is(tokens[i + 2], T.LParen) && sameLine(token, tokens[i + 2])) {
           definition(edits, i, problems);
           continue;
@@ -171,7 +184,7 @@ export function* rewriteStatements(tokens: IToken[], problems: ProblemList): Gen
     }
     // `(a, b) => ...`: the arrow function's first parameter stands for all of them (methods.ts).
     if (is(token, T.LParen)) {
-      const close = closing(tokens, i);
+      const close = closing(tokens, i, 64);
       if (close > i && is(tokens[close + 1], T.Arrow) && isParameterList(tokens, i + 1, close)) {
         const params = tokens.slice(i + 1, close).filter((t) => is(t, T.Identifier));
         if (params.length > 0) {

@@ -54,6 +54,8 @@ interface Open {
   token: IToken;
   /** Column of the first token of the line it is on. */
   indent: number;
+  /** Its index in the tokens. */
+  at: number;
   /** A `(` that groups (not a call's) and holds a `,` at its own level: it cannot be what was meant. */
   grouping: boolean;
   comma: boolean;
@@ -86,11 +88,11 @@ export function* completeLineEnds(tokens: IToken[], source: string, problems: Pr
     const closer = CLOSER_OF.get(token.tokenTypeIdx);
     if (closer !== undefined) {
       const grouping = is(token, T.LParen) && !CALLS[tokens[i - 1]?.tokenTypeIdx ?? -1];
-      stack.push({ token, indent: tokens[lineStart]!.startColumn!, grouping, comma: false });
+      stack.push({ token, indent: tokens[lineStart]!.startColumn!, at: i, grouping, comma: false });
     } else if (CLOSES[token.tokenTypeIdx]) {
       const top = stack.pop();
       if (top === undefined || CLOSER_OF.get(top.token.tokenTypeIdx) !== token.tokenType) confused = true;
-      else if (top.grouping && top.comma && top.token.startLine === token.startLine) surplus = tokens.indexOf(top.token, lineStart);
+      else if (top.grouping && top.comma && top.token.startLine === token.startLine) surplus = top.at;
     } else if (is(token, T.Comma) && stack.length > 0) {
       stack[stack.length - 1]!.comma = true;
     }
