@@ -39,6 +39,17 @@ export interface SyntaxProblem extends Position {
   message: string;
 }
 
+/**
+ * A problem the checker found in a script beside the error that stopped it (`NuwaError.findings`):
+ * the shape of a `check()` problem. `severity` 'error' is certain — the script fails there whenever
+ * it gets there, whatever the syntax errors are fixed into; 'warning' is a likely mistake.
+ */
+export interface Finding extends Position {
+  kind: string;
+  message: string;
+  severity: 'error' | 'warning';
+}
+
 export interface NuwaErrorOptions {
   line?: number;
   column?: number;
@@ -63,6 +74,12 @@ export class NuwaError extends Error {
   errors?: SyntaxProblem[];
   /** For a SyntaxError of hopeless text: how many more errors were found than `errors` lists. */
   omittedErrors?: number;
+  /**
+   * The script's other mistakes, found by the checker (`check`): for a SyntaxError, on what the
+   * parser recovered; for an error of a script that ran, in the rest of the script. So one run names
+   * every mistake it can. Absent when there are none; never a copy of `errors` or of the error itself.
+   */
+  findings?: Finding[];
   /** The script's top-level variables when the error stopped it (set by Interpreter.run). */
   variables?: Record<string, JsonValue>;
   /** The tool concerned, for the Tool* kinds. */
@@ -103,6 +120,7 @@ export class NuwaError extends Error {
     if (this.fileName !== undefined) out.fileName = this.fileName;
     if (this.toolName !== undefined) out.toolName = this.toolName;
     if (this.errors !== undefined) out.errors = this.errors;
+    if (this.findings !== undefined) out.findings = this.findings;
     if (this.problems !== undefined) out.problems = this.problems;
     if (this.code !== undefined) out.code = this.code;
     if (this.details !== undefined) out.details = this.details;

@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { mistakesTable, readCorpus, score, TABLE_END, TABLE_START, type Score } from './mistakes/corpus.js';
+import { suggestedCode } from './mistakes/suggestions.js';
+import { tokenize } from '../src/syntax/lexer.js';
 
 const corpus = readCorpus();
 const scores = new Map<string, Score>();
@@ -46,6 +48,23 @@ describe('mistakes corpus', () => {
     );
     expect(all.length).toBeGreaterThanOrEqual(60);
     expect([reported, named, followOn]).toEqual([mistakes, mistakes, 0]);
+  });
+
+  it('suggests only Nuwa: no suggested code in a message carries a mistake (a construct of another language, the part it replaces)', async () => {
+    const all = await Promise.all(corpus.map((s) => scored(s.file)));
+    const carried: string[] = [];
+    let checked = 0;
+    for (const { script, errors } of all) {
+      for (const error of errors) {
+        for (const code of suggestedCode(error.message)) {
+          checked++;
+          const problems = tokenize(code).problems;
+          if (problems.length > 0) carried.push(`${script.file}:${error.line}: ${code} (${problems.map((p) => p.message).join('; ')})`);
+        }
+      }
+    }
+    expect(checked, 'the suggestions were found').toBeGreaterThan(50);
+    expect(carried).toEqual([]);
   });
 
   it('is what the "common mistakes" table of docs/language.md shows (npm run docs:mistakes regenerates it)', async () => {

@@ -49,9 +49,9 @@ export const PARSER_ONLY_MEMBERS: Readonly<Record<string, readonly string[]>> = 
   DoWord: ['THEN', 'Colon'], // `FOR x IN xs THEN`, `FOR x IN xs:`
   KeySeparator: ['Assign'], // `{ city = "Oslo" }`
   AnyAssign: ['CompoundAssign'], // `LET n += 1`
-  // `IF x IN xs`, `IF a = 1`, `x = 1` without LET, `===`, `<>`, `+=`, `&&`, `||`
-  BinaryOperator: ['IN', 'Assign', 'ReportedAssign', 'StrictEquality', 'LessGreater', 'CompoundAssign', 'AmpAmp', 'BarBar'],
-  PrefixOperator: ['Bang'], // `!x`
+  // `IF x IN xs`, `IF a = 1`, `x = 1` without LET, `===`, `<>`, `+=`, `&&`, `||`, an arrow function's `=>`
+  BinaryOperator: ['IN', 'Assign', 'ReportedAssign', 'StrictEquality', 'LessGreater', 'CompoundAssign', 'AmpAmp', 'BarBar', 'Arrow'],
+  PrefixOperator: ['Bang', 'Spread'], // `!x`, `...xs`
 };
 
 /**

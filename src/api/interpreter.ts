@@ -5,7 +5,7 @@ import { NuwaError, isNuwaError } from '../errors.js';
 import type { RunStats } from '../events.js';
 import type { JsonValue } from '../values/json.js';
 import type { Program } from '../syntax/ast.js';
-import { isShortSource, parse, parseInSlices } from '../syntax/parse.js';
+import { isShortSource, parseInSlices, parseWithRecovery, syntaxError } from '../syntax/parse.js';
 import { Sandbox } from '../tools/sandbox.js';
 import { Session } from '../tools/session.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -18,6 +18,7 @@ import { ScriptRun } from '../runtime/script-run.js';
 import { Scope } from '../runtime/scope.js';
 import { PlanBudget, type ApprovedPlan } from '../check/approval.js';
 import { plan as planScript, type Plan, type PlanOptions } from '../check/check.js';
+import { asFindings, findingsBesideRunError, findingsBesideSyntaxErrors } from '../check/findings.js';
 import { charsIn, checkTotals, fromJson, itemsIn, setJsonKey, toJson, type Value, type ValueLimits } from '../values/values.js';
 import { callHook, describeThrown } from '../util/foreign.js';
 import { Options, shown } from '../util/options.js';
@@ -30,6 +31,14 @@ import type { CallJournal } from '../tools/journal.js';
 
 const DEFAULT_APPROVAL_LEVELS: ConfirmLevel[] = ['write', 'destructive'];
 
+/**
+ * The errors a script's own text causes, beside which the checker's findings in the rest of the
+ * script are worth reporting; not a limit, a cancellation, a refusal or a durable run's conflict.
+ */
+const SCRIPT_MISTAKES: ReadonlySet<string> = new Set([
+  'UndefinedVariableError', 'TypeError', 'DivisionByZeroError', 'MemberAccessError', 'IndexOutOfBoundsError', 'InvalidConditionError',
+  'InvalidIterableError', 'UnknownFunctionError', 'FunctionArgumentError', 'CalcError', 'ToolNotFoundError', 'ToolArgumentError',
+]);
 const CONFIRM_LEVELS: readonly ConfirmLevel[] = ['none', 'read', 'write', 'destructive'];
 const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const;
 
@@ -113,16 +122,17 @@ export class Interpreter {
     const variablesNow = (partial?: boolean) => jsonVariables(scopeVariables(top, limits, partial), limits);
     const stats = (): RunStats => ({ steps: run.steps, toolCalls: run.toolCalls, durationMs: run.durationMs });
     run.emit?.({ type: 'script:started', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName });
+    let program: Program | undefined;
     try {
       bindInitialVariables(top, options.variables, run.valueLimits);
       // Parsing counts toward the run's time and can be cancelled: long text is parsed in slices,
       // with the run's clock and the event loop checked between them; short text (most scripts)
       // in one step, so that a short CALL-free script runs to its end before run() returns.
-      const program =
+      program =
         typeof script !== 'string'
           ? checkProgram(script)
           : isShortSource(checkSourceSize(script, this.limits.maxSourceBytes))
-            ? parse(script, { fileName })
+            ? this.parse(script, fileName, options.variables)
             : await parseInSlices(script, { fileName }, () => run.checkpoint());
       if (options.approvedPlan !== undefined) run.usePlan(PlanBudget.of(options.approvedPlan, program));
       // A parse in one step may have spent the deadline or the slice too.
@@ -140,6 +150,10 @@ export class Interpreter {
       if (durable !== undefined && durable.journal.pending.length > 0) return this.paused(run, durable, stats());
       const error = asNuwaError(thrown).at(run.current, fileName);
       error.variables = safeVariables(() => variablesNow(true));
+      if (program !== undefined && SCRIPT_MISTAKES.has(error.kind) && error.findings === undefined) {
+        const findings = findingsBesideRunError(error, program, this.registry, Object.keys(options.variables ?? {}));
+        if (findings.length > 0) error.findings = asFindings(findings);
+      }
       run.emit?.({
         type: 'script:failed',
         executionId: run.runId,
@@ -153,6 +167,19 @@ export class Interpreter {
     } finally {
       run.finish();
     }
+  }
+
+  /**
+   * The program of a script's text, or its SyntaxError, which carries with its syntax errors what the
+   * checker finds in what the parser recovered (check/findings.ts): one run names every mistake it can.
+   */
+  private parse(source: string, fileName: string | undefined, variables: Record<string, unknown> | undefined): Program {
+    const outcome = parseWithRecovery(source);
+    if ('program' in outcome) return outcome.program;
+    const error = syntaxError(outcome.problems, fileName, outcome.problemCount);
+    const findings = findingsBesideSyntaxErrors(outcome.problems, outcome.recovered, this.registry, Object.keys(variables ?? {}));
+    if (findings.length > 0) error.findings = asFindings(findings);
+    throw error;
   }
 
   private paused(run: ScriptRun, durable: DurableRunSettings, stats: RunStats): ScriptEnd {

@@ -2,13 +2,14 @@
 // (and the plan) out, without running anything. Syntax errors are problems here, not a throw.
 import type { Program } from '../syntax/ast.js';
 import { NuwaError } from '../errors.js';
-import { parse } from '../syntax/parse.js';
+import { parseWithRecovery } from '../syntax/parse.js';
 import type { ConfirmLevel, ToolCategory } from '../tools/types.js';
 import type { ToolCatalog } from './arguments.js';
 import { analyse, type Analysis } from './checker.js';
 import { programHash } from './hash.js';
 import { hasErrors, type Problem } from './problems.js';
 import { Options, shown } from '../util/options.js';
+import { findingsBesideSyntaxErrors } from './findings.js';
 
 export interface CheckOptions {
   /** The initial variables the script will run with (`run`'s `variables`), or just their names. */
@@ -58,7 +59,7 @@ export function check(script: string | Program, tools: ToolCatalog, options: Che
   const where = 'check(script, registry, options)';
   checkCatalog(tools, where);
   const variables = variablesOption(Options.of(where, options));
-  const parsed = parseScript(script);
+  const parsed = parseScript(script, tools, variables);
   if ('problems' in parsed) return parsed.problems;
   return analyseSafely(parsed.program, tools, variables).problems;
 }
@@ -70,7 +71,7 @@ export function plan(script: string | Program, tools: ToolCatalog, options: Plan
   const given = Options.of(where, options);
   const variables = variablesOption(given);
   const levels = new Set(given.listOf('needsApproval', CONFIRM_LEVELS, `a list of confirm levels (${CONFIRM_LEVELS.join(', ')})`) ?? DEFAULT_APPROVAL_LEVELS);
-  const parsed = parseScript(script);
+  const parsed = parseScript(script, tools, variables);
   if ('problems' in parsed) return { ok: false, problems: parsed.problems, calls: [], needsApproval: [], scriptHash: '' };
   const { problems, calls: reached } = analyseSafely(parsed.program, tools, variables);
   const calls: PlannedCall[] = reached
@@ -91,15 +92,17 @@ export function plan(script: string | Program, tools: ToolCatalog, options: Plan
   return { ok: !hasErrors(problems), problems, calls, needsApproval: [...needs.values()], scriptHash: programHash(parsed.program) };
 }
 
-function parseScript(script: unknown): { program: Program } | { problems: Problem[] } {
+/**
+ * The program, or the problems of a script that does not parse: its syntax errors, and with them
+ * what the checker finds in what the parser recovered (findings.ts), in source order.
+ */
+function parseScript(script: unknown, tools: ToolCatalog, variables: string[]): { program: Program } | { problems: Problem[] } {
   if (typeof script === 'string') {
-    try {
-      return { program: parse(script) };
-    } catch (error) {
-      if (!(error instanceof NuwaError) || error.kind !== 'SyntaxError') throw error;
-      const errors = error.errors && error.errors.length > 0 ? error.errors : [{ line: error.line ?? 1, column: error.column ?? 1, message: error.message }];
-      return { problems: errors.map(({ line, column, message }) => ({ kind: 'SyntaxError', message, line, column, severity: 'error' })) };
-    }
+    const outcome = parseWithRecovery(script);
+    if ('program' in outcome) return { program: outcome.program };
+    const syntax = outcome.problems.map(({ line, column, message }): Problem => ({ kind: 'SyntaxError', message, line, column, severity: 'error' }));
+    const findings = findingsBesideSyntaxErrors(outcome.problems, outcome.recovered, tools, variables);
+    return { problems: [...syntax, ...findings].sort((a, b) => a.line - b.line || a.column - b.column) };
   }
   if (script !== null && typeof script === 'object' && (script as Program).type === 'Program' && Array.isArray((script as Program).body)) {
     return { program: script as Program };

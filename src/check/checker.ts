@@ -8,12 +8,14 @@
 // Assumption: variables come from LET, FOR and the initial variables. A tool that binds or
 // changes variables through context.setVar is invisible here (pass such names as variables).
 import type * as A from '../syntax/ast.js';
+import { isStandIn } from '../syntax/nodes.js';
 import type { ErrorKind, Position } from '../errors.js';
 import { nameHint } from '../syntax/hints.js';
 import { arityError, BUILTINS, EFFECT_BUILTINS } from '../runtime/builtins.js';
 import { evaluateCalc } from '../runtime/calc.js';
 import { compileSync, unknownFunction } from '../runtime/evaluator.js';
 import { invalidArgumentsMessage, unknownToolMessage } from '../tools/hints.js';
+import { explicitCondition, formatListHint, keysLoop, placeholderHint } from '../runtime/advice.js';
 import { didYouMean } from '../util/suggest.js';
 import { NuwaError } from '../errors.js';
 import { NuwaList, NuwaObject, objectOf, setJsonKey, toJson } from '../values/values.js';
@@ -25,7 +27,7 @@ import { certainArgumentProblems, type CheckedTool, type StaticArgument, type To
 import { always, binary, indexOf, logicalSide, memberOf, unary, type Finding } from './operations.js';
 import { ProblemList, type Problem, type WarningKind } from './problems.js';
 import {
-  ANY, BOOLEAN, constant, elementShape, fromSchema, join, LIST, listBound, never, NUMBER, OBJECT, ofTypes, only, type Shape,
+  ANY, BOOLEAN, constant, elementShape, fromSchema, join, LIST, listBound, never, NULL, NUMBER, OBJECT, ofTypes, only, STRING, type Shape,
 } from './shapes.js';
 
 /** A CALL the script can reach, and at most how many times it runs there (null: unknown). */
@@ -44,8 +46,18 @@ export interface Analysis {
   calls: ReachableCall[];
 }
 
-export function analyse(program: A.Program, tools: ToolCatalog, variables: Iterable<string>): Analysis {
-  const checker = new Checker(tools, variables);
+export interface AnalyseOptions {
+  /**
+   * Check only what a node's own text decides (unknown tools and functions, argument names and
+   * literal values, operations on literals...), as if every variable could hold anything, and
+   * report no warnings: for the tree error recovery made of a script whose syntax errors were not
+   * all repaired, where a statement may be missing or misplaced (check/recovered.ts).
+   */
+  local?: boolean;
+}
+
+export function analyse(program: A.Program, tools: ToolCatalog, variables: Iterable<string>, options: AnalyseOptions = {}): Analysis {
+  const checker = new Checker(tools, variables, options.local === true);
   checker.block(program.body);
   return { problems: checker.problems.sorted(), calls: checker.calls };
 }
@@ -112,6 +124,7 @@ class Checker {
   constructor(
     private readonly tools: ToolCatalog,
     variables: Iterable<string>,
+    private readonly local = false,
   ) {
     for (const name of variables) this.state.set(name, ALWAYS_BOUND);
   }
@@ -121,7 +134,7 @@ class Checker {
   /** An error, or a warning in code that can never run. */
   private error(kind: ErrorKind, message: string, at: Position): void {
     if (this.dead) {
-      this.problems.add(kind, `${message} (this code never runs)`, at, 'warning');
+      if (!this.local) this.problems.add(kind, `${message} (this code never runs)`, at, 'warning');
     } else {
       this.problems.add(kind, message, at, 'error');
       this.failed = true;
@@ -133,7 +146,7 @@ class Checker {
   }
 
   private warning(kind: WarningKind | 'UndefinedVariableError', message: string, at: Position): void {
-    this.problems.add(kind, message, at, 'warning');
+    if (!this.local) this.problems.add(kind, message, at, 'warning');
   }
 
   // --- statements -----------------------------------------------------------------------------
@@ -156,6 +169,7 @@ class Checker {
   /** Checks one statement; true when it certainly fails whenever it runs. */
   private statement(node: A.Statement): boolean {
     this.failed = false;
+    if (isStandIn(node)) return false; // text error recovery skipped: nothing is known of it
     switch (node.type) {
       case 'Let': {
         this.letTarget = node.name;
@@ -180,9 +194,10 @@ class Checker {
     const condition = this.expression(node.condition);
     let fails = this.failed;
     if (never(condition, BOOLEAN)) {
+      const explicit = explicitCondition(node.condition, soleType(condition));
       this.error(
         'InvalidConditionError',
-        `an IF condition must be true or false, but ${always('this one', condition)}: compare explicitly, e.g. IF x != null THEN or IF LEN(items) > 0 THEN`,
+        `an IF condition must be true or false, but ${always('this one', condition)}: compare explicitly, ${explicit === undefined ? 'e.g. IF x != null THEN or IF LEN(items) > 0 THEN' : `write IF ${explicit} THEN`}`,
         node.condition,
       );
       fails = true;
@@ -215,7 +230,7 @@ class Checker {
     const iterable = this.expression(node.iterable);
     let fails = this.failed;
     if (never(iterable, LIST)) {
-      const hint = only(iterable, OBJECT) ? ': to loop over an object, use FOR key IN KEYS(obj) DO' : '';
+      const hint = only(iterable, OBJECT) ? `: to loop over an object's keys, write ${keysLoop(node.variable, node.iterable)}` : '';
       this.error('InvalidIterableError', `FOR needs a list to loop over, but ${always('this', iterable)}${hint}`, node.iterable);
       fails = true;
     }
@@ -223,10 +238,13 @@ class Checker {
     // The body may run many times: what it assigns to outer variables is not known at its start
     // (nor after the loop). Which variables are bound does not change: a LET in the body either
     // updates a binding that exists, or creates one that ends with the iteration.
+    // What is known is the type, when every LET of the name in the body makes a value of known type
+    // (`LET xs = APPEND(xs, x)` keeps a list a list).
     const entry = this.state;
-    for (const name of assignedIn(node)) {
+    for (const [name, types] of assignedIn(node)) {
       const outer = entry.get(name);
-      if (outer !== undefined && outer.shape !== ANY) entry.set(name, { bound: outer.bound, shape: ANY });
+      if (outer === undefined || outer.shape === ANY) continue;
+      entry.set(name, { bound: outer.bound, shape: types === undefined ? ANY : ofTypes(outer.shape.types | types) });
     }
     const body = (this.state = entry.child());
     body.set(node.variable, { bound: 'yes', shape: elementShape(iterable) });
@@ -290,6 +308,7 @@ class Checker {
   // --- expressions ----------------------------------------------------------------------------
 
   private expression(node: A.Expression): Shape {
+    if (isStandIn(node)) return ANY;
     switch (node.type) {
       case 'Literal':
         return constant(node.value);
@@ -331,14 +350,24 @@ class Checker {
       links.push(base);
       base = base.type === 'Binary' || base.type === 'Logical' ? base.left : base.object;
     }
+    // A link after one that certainly fails never runs, and its error would repeat the mistake
+    // (`"a" + x + "b"` is one string joined with `+`, `o.a.b` one missing key): only the first link
+    // of a chain that fails is reported. An operand's own failure (`"a" + str(n)`) is another mistake,
+    // and the link is still reported: fixing the operand leaves it.
+    const failedBefore = this.failed;
+    this.failed = false;
     let shape = this.expression(base);
+    let failed = this.failed;
+    let linkFailed = false;
     let subjectNode: A.Expression = base;
     for (let i = links.length - 1; i >= 0; i--) {
       const node = links[i]!;
+      this.failed = false;
+      let error: Finding | undefined;
       switch (node.type) {
         case 'Binary': {
           const outcome = binary(node, shape, this.expression(node.right));
-          this.finding(outcome.error, node);
+          if (!guessed(node.left, node.right)) error = outcome.error;
           shape = outcome.shape;
           break;
         }
@@ -347,25 +376,30 @@ class Checker {
           break;
         case 'Member': {
           const outcome = memberOf(node, shape, subject(subjectNode));
-          this.finding(outcome.error, node);
+          error = outcome.error;
           shape = outcome.shape;
           break;
         }
         case 'Index': {
           const outcome = indexOf(node, shape, this.expression(node.index), subject(subjectNode));
-          this.finding(outcome.error, node);
+          if (!guessed(node.object, node.index)) error = outcome.error;
           shape = outcome.shape;
           break;
         }
       }
+      if (!linkFailed) this.finding(error, node);
+      linkFailed = linkFailed || error !== undefined;
+      failed = failed || this.failed;
       subjectNode = node;
     }
+    this.failed = failedBefore || failed;
     return shape;
   }
 
   /** AND / OR: the right side runs only when the left does not decide. */
   private logical(node: A.LogicalExpression, left: Shape): Shape {
-    this.finding(logicalSide(node.operator, 'left', left), node);
+    const operandGuessed = guessed(node.left, node.right);
+    if (!operandGuessed) this.finding(logicalSide(node.operator, 'left', left), node);
     const decisive = node.operator === 'OR';
     const skipped = left.value === decisive;
     const certain = left.value === !decisive;
@@ -376,7 +410,7 @@ class Checker {
       this.dead = true;
     }
     const right = this.expression(node.right);
-    this.finding(logicalSide(node.operator, 'right', right), node);
+    if (!operandGuessed) this.finding(logicalSide(node.operator, 'right', right), node);
     this.times = times;
     this.dead = dead;
     // A failure on the right stops the script only when the right side certainly runs.
@@ -388,6 +422,7 @@ class Checker {
 
   private read(node: A.Variable): Shape {
     const { name } = node;
+    if (this.local) return ANY;
     this.markRead(name);
     if (name === this.letTarget) this.letTargetRead = true;
     const binding = this.state.get(name);
@@ -504,19 +539,64 @@ class Checker {
 
   private object(node: A.ObjectExpression): Shape {
     const shapes = node.properties.map((p) => this.expression(p.value));
-    if (!shapes.every((s) => s.value !== undefined)) return ofTypes(OBJECT);
+    if (!shapes.every((s) => s.value !== undefined) || !knownKeys(node)) return ofTypes(OBJECT);
     return constant(objectOf(node.properties.map((p, i) => [p.key, shapes[i]!.value!] as const)));
   }
 
   private functionCall(node: A.FunctionCall): Shape {
-    for (const argument of node.arguments) this.expression(argument);
+    const shapes = node.arguments.map((argument) => this.expression(argument));
     const builtin = BUILTINS.get(node.name);
     if (builtin === undefined) {
       this.error('UnknownFunctionError', unknownFunction(node, { hasTool: (name) => this.tools.lookup(name) !== undefined }).message, node);
+    } else if (node.arguments.some(isStandIn)) {
+      // An argument recovery made up, or skipped: the count is a guess.
     } else if (node.arguments.length < builtin.minArgs || node.arguments.length > builtin.maxArgs) {
       this.error('FunctionArgumentError', arityError(builtin, node.arguments.length, node).message, node);
+    } else if (node.name === 'FORMAT') {
+      this.format(node, shapes);
     }
-    return ANY;
+    return builtin === undefined ? ANY : (RESULT_TYPES.get(node.name) ?? ANY);
+  }
+
+  /**
+   * FORMAT with a template the text fixes: each placeholder must name a key of its values, when
+   * the keys are known (an object literal's, or a known object's), and the values must be an
+   * object, not a list. Reported at the literal at fault, with the message the run would give.
+   */
+  private format(node: A.FunctionCall, [template, values]: Shape[]): void {
+    if (typeof template?.value !== 'string') return;
+    const valuesNode = node.arguments[1];
+    if (values !== undefined && only(values, LIST)) {
+      this.error('FunctionArgumentError', `FORMAT expects an object of values second, got a list${formatListHint(node)}`, valuesNode!);
+      return;
+    }
+    let keys: Map<string, Shape> | undefined;
+    if (values === undefined) keys = new Map();
+    else if (values.value instanceof NuwaObject) {
+      const object = values.value;
+      keys = new Map([...object.keys()].map((key) => [key, constant(object.get(key)!)]));
+    }
+    else if (valuesNode?.type === 'Object' && knownKeys(valuesNode)) keys = new Map(valuesNode.properties.map((p) => [p.key, ANY]));
+    if (keys === undefined) return;
+    const described = keys.size === 0 ? 'is empty' : `has keys ${[...keys.keys()].slice(0, 20).join(', ')}`;
+    for (const [, path] of template.value.matchAll(PLACEHOLDER)) {
+      if (path === undefined) continue;
+      const [root, ...rest] = path.split('.');
+      let shape = keys.get(root!);
+      if (shape === undefined) {
+        this.error('FunctionArgumentError', `FORMAT has no value for {${path}}: the values object ${described}${placeholderHint(path, [...keys.keys()], valuesNode)}`, node.arguments[0]!);
+        return;
+      }
+      for (const name of rest) {
+        if (!(shape.value instanceof NuwaObject)) break;
+        const next = shape.value.get(name);
+        if (next === undefined) {
+          this.error('FunctionArgumentError', `FORMAT has no value for {${path}}: ${root} has keys ${[...shape.value.keys()].slice(0, 20).join(', ')}${didYouMean(name, shape.value.keys())}`, node.arguments[0]!);
+          return;
+        }
+        shape = constant(next);
+      }
+    }
   }
 
   private toolCall(node: A.CallExpression): Shape {
@@ -526,6 +606,8 @@ class Checker {
       this.error('ToolNotFoundError', unknownToolMessage(node.tool, this.tools.names()), node);
       return ANY;
     }
+    // Arguments error recovery could not read: nothing is certain about them.
+    if (!knownKeys(node.arguments)) return fromSchema(tool.returnsSchema, `the declared result of \`${tool.name}\``);
     const problems = certainArgumentProblems(tool, args);
     if (problems.length > 0) {
       this.error('ToolArgumentError', invalidArgumentsMessage(tool.name, problems), node);
@@ -541,11 +623,16 @@ class Checker {
    * missing variable is reported as the run would report it.
    */
   private calc(node: A.CalcExpression): Shape {
+    if (!knownKeys(node.arguments)) {
+      for (const property of node.arguments.properties) this.expression(property.value);
+      return ofTypes(NUMBER | BOOLEAN);
+    }
     const input = new NuwaObject();
     let readable = true;
     let allKnown = true;
     for (const property of node.arguments.properties) {
       if (property.key === 'vars' && property.value.type === 'Object') {
+        if (!knownKeys(property.value)) readable = false;
         // Each value on its own: the keys are known even where the values are not.
         const vars = new NuwaObject();
         for (const entry of property.value.properties) {
@@ -575,6 +662,43 @@ class Checker {
   }
 }
 
+// A FORMAT placeholder (runtime/builtins-text.ts): `{{`, `}}`, or `{name}` / `{name.field}`.
+const PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}/g;
+
+/**
+ * Whether an operation's operand stands in for text error recovery skipped or made up: then the
+ * operator itself may be a piece of the mistake (`total +` at the end of a line), so its failure is
+ * no finding.
+ */
+function guessed(...operands: A.Expression[]): boolean {
+  return operands.some(isStandIn);
+}
+
+/**
+ * What a built-in returns when it returns at all (LANGUAGE.md §5, §8): a run that gets past the call
+ * has a value of this type, so `KEYS(o).length` is certainly a mistake.
+ */
+const RESULT_TYPES: ReadonlyMap<string, Shape> = new Map([
+  ...['LEN', 'NOW', 'NUMBER', 'ROUND', 'FLOOR', 'CEIL', 'ABS', 'MIN', 'MAX', 'SUM'].map((name) => [name, ofTypes(NUMBER)] as const),
+  ...['FORMAT', 'STR', 'TYPE', 'JOIN', 'UPPER', 'LOWER', 'TRIM', 'REPLACE'].map((name) => [name, ofTypes(STRING)] as const),
+  ...['KEYS', 'APPEND', 'SPLIT', 'SORT', 'REVERSE', 'RANGE'].map((name) => [name, ofTypes(LIST)] as const),
+  ['CONTAINS', ofTypes(BOOLEAN)],
+  ['SLICE', ofTypes(LIST | STRING)],
+  ['SET', ofTypes(OBJECT)],
+  ['PRINT', ofTypes(NULL)],
+]);
+
+/** The one type a shape allows, by its name, if it allows only one. */
+function soleType(shape: Shape): 'list' | 'string' | 'number' | 'object' | 'null' | 'boolean' | undefined {
+  const names = { 16: 'list', 8: 'string', 4: 'number', 32: 'object', 1: 'null', 2: 'boolean' } as const;
+  return names[shape.types as keyof typeof names];
+}
+
+/** Whether every key of an object literal is known: none stands in for text error recovery skipped. */
+function knownKeys(node: A.ObjectExpression): boolean {
+  return !isStandIn(node) && node.properties.every((property) => !isStandIn(property));
+}
+
 /** What `.x` or `[i]` is applied to, for messages: "`p`", "the result of `get_price`". */
 function subject(node: A.Expression): string {
   if (node.type === 'Variable') return `\`${node.name}\``;
@@ -598,12 +722,12 @@ function safeProduct(a: number, b: number): number | null {
 }
 
 // The variables a FOR body assigns with LET (at any depth), other than its own loop variable.
-const assignedCache = new WeakMap<A.ForStatement, ReadonlySet<string>>();
+const assignedCache = new WeakMap<A.ForStatement, ReadonlyMap<string, number | undefined>>();
 
-function assignedIn(loop: A.ForStatement): ReadonlySet<string> {
+function assignedIn(loop: A.ForStatement): ReadonlyMap<string, number | undefined> {
   let names = assignedCache.get(loop);
   if (names === undefined) {
-    const found = new Set<string>();
+    const found = new Map<string, number | undefined>();
     collectAssigned(loop.body, found);
     found.delete(loop.variable);
     names = found;
@@ -612,15 +736,46 @@ function assignedIn(loop: A.ForStatement): ReadonlySet<string> {
   return names;
 }
 
-function collectAssigned(statements: readonly A.Statement[], into: Set<string>): void {
+/** The names the statements assign, each with the types of the values its LETs make (undefined: not known). */
+function collectAssigned(statements: readonly A.Statement[], into: Map<string, number | undefined>): void {
+  const add = (name: string, types: number | undefined) => {
+    const known = into.has(name) ? into.get(name) : 0;
+    into.set(name, known === undefined || types === undefined ? undefined : known | types);
+  };
   for (const statement of statements) {
-    if (statement.type === 'Let') into.add(statement.name);
+    if (statement.type === 'Let') add(statement.name, resultTypes(statement.value));
     else if (statement.type === 'If') {
       collectAssigned(statement.consequent, into);
       if (statement.alternate) collectAssigned(statement.alternate, into);
     } else if (statement.type === 'For') {
-      for (const name of assignedIn(statement)) into.add(name);
+      for (const [name, types] of assignedIn(statement)) add(name, types);
     }
+  }
+}
+
+/**
+ * The types a value can have when the expression yields one at all, from its form alone (operators
+ * and built-ins have one result type); undefined when that depends on what its names hold.
+ */
+function resultTypes(node: A.Expression): number | undefined {
+  switch (node.type) {
+    case 'Literal':
+      return constant(node.value).types;
+    case 'List':
+    case 'Comprehension':
+      return LIST;
+    case 'Object':
+      return OBJECT;
+    case 'Logical':
+      return BOOLEAN;
+    case 'Unary':
+      return node.operator === 'NOT' ? BOOLEAN : NUMBER;
+    case 'Binary':
+      return ['+', '-', '*', '/', '%'].includes(node.operator) ? NUMBER : BOOLEAN;
+    case 'FunctionCall':
+      return BUILTINS.has(node.name) ? RESULT_TYPES.get(node.name)?.types : undefined;
+    default:
+      return undefined;
   }
 }
 

@@ -4,6 +4,8 @@
 import type * as A from '../syntax/ast.js';
 import { NuwaError, type ErrorKind } from '../errors.js';
 import { BINARY_OPERATIONS, indexInto, member, UNARY_OPERATIONS } from '../runtime/operators.js';
+import { concatenationHint, mixedComparisonHint, negativeIndexHint } from '../runtime/advice.js';
+import { memberHint } from '../runtime/hints.js';
 import type { Value } from '../values/values.js';
 import {
   ANY, BOOLEAN, constant, describeTypes, elementShape, LIST, memberShape, never, NUMBER, OBJECT, ofTypes, only, schemaForbidsKey, STRING,
@@ -52,7 +54,7 @@ export function binary(node: A.BinaryExpression, left: Shape, right: Shape): Out
       const joinsText = operator === '+' && (only(left, STRING) || only(right, STRING));
       return typeError(
         joinsText
-          ? `\`+\` adds numbers and cannot join strings (${always(`its ${bad[0]} side`, bad[1])}): use FORMAT to build strings, e.g. FORMAT("{a}{b}", { a: x, b: y })`
+          ? `\`+\` adds numbers and cannot join strings (${always(`its ${bad[0]} side`, bad[1])})${concatenationHint(node)}`
           : `\`${operator}\` needs two numbers, but ${always(`its ${bad[0]} side`, bad[1])}`,
       );
     }
@@ -61,7 +63,14 @@ export function binary(node: A.BinaryExpression, left: Shape, right: Shape): Out
     return { shape: ofTypes(NUMBER) };
   }
   if (ORDERING.has(operator) && (left.types & right.types & (NUMBER | STRING)) === 0) {
-    const convert = (only(left, NUMBER) && only(right, STRING)) || (only(left, STRING) && only(right, NUMBER)) ? ': convert with NUMBER(...) or STR(...) first' : '';
+    const text = (shape: Shape) => (typeof shape.value === 'string' ? shape.value : undefined);
+    const number = (shape: Shape) => (typeof shape.value === 'number' ? shape.value : undefined);
+    const convert =
+      only(left, STRING) && only(right, NUMBER)
+        ? mixedComparisonHint(text(left), number(right), node, true)
+        : only(left, NUMBER) && only(right, STRING)
+          ? mixedComparisonHint(text(right), number(left), node, false)
+          : '';
     return typeError(
       `\`${operator}\` compares two numbers or two strings, but here it compares ${describeTypes(left.types)} with ${describeTypes(right.types)}${convert}`,
     );
@@ -89,7 +98,8 @@ export function logicalSide(operator: 'AND' | 'OR', side: 'left' | 'right', shap
 export function memberOf(node: A.MemberExpression, object: Shape, subject: string): Outcome {
   if (object.value !== undefined) return fold(() => member(object.value!, node));
   if (never(object, OBJECT)) {
-    return { shape: ANY, error: { kind: 'MemberAccessError', message: `\`.${node.property}\` needs an object, but ${always(subject, object)}` } };
+    const hint = memberHint(node.property, node.object, only(object, LIST) ? 'list' : only(object, STRING) ? 'string' : undefined);
+    return { shape: ANY, error: { kind: 'MemberAccessError', message: `\`.${node.property}\` needs an object, but ${always(subject, object)}${hint}` } };
   }
   if (schemaForbidsKey(object, node.property)) {
     const keys = Object.keys(object.schema!.properties as object);
@@ -106,6 +116,10 @@ export function memberOf(node: A.MemberExpression, object: Shape, subject: strin
 
 export function indexOf(node: A.IndexExpression, target: Shape, index: Shape, subject: string): Outcome {
   if (target.value !== undefined && index.value !== undefined) return fold(() => indexInto(target.value!, index.value!, node));
+  // `xs[-1]` fails whatever xs is: out of a list's range, and no key of an object.
+  if (typeof index.value === 'number' && index.value < 0 && Number.isInteger(index.value)) {
+    return { shape: ANY, error: { kind: (target.types & LIST) !== 0 ? 'IndexOutOfBoundsError' : 'TypeError', message: `index ${index.value} is outside any list: ${negativeIndexHint(node, index.value)}` } };
+  }
   const listWorks = (target.types & LIST) !== 0 && !never(index, NUMBER);
   const objectWorks = (target.types & OBJECT) !== 0 && !never(index, STRING);
   if (!listWorks && !objectWorks) {

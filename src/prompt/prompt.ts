@@ -38,7 +38,8 @@ const RULES = `## Rules
 - [expression FOR x IN list IF condition] makes a list in one expression (IF is optional): LET names = [p.name FOR p IN products IF p.price > 100], LET prices = [CALL get_price { symbol: s } FOR s IN symbols]. x exists only inside the brackets; one FOR, at most one IF (join conditions with AND).
 - SUM(list) adds numbers: SUM([o.total FOR o IN orders]). GET(obj, key, default) reads a key held in a variable; SET(obj, key, value) returns a new object. Count by key: LET counts = SET(counts, k, GET(counts, k, 0) + 1).
 - CALC { formula: "price * (1 + rate)", vars: { price: p, rate: 0.2 } } evaluates an arithmetic formula.
-- PRINT(value) shows one line to the user; print what the user asked for.`;
+- PRINT(value) shows one line to the user; print what the user asked for.
+- Nuwa has no methods, no other languages' operators and no functions of your own. Write LEN(x) for x.length, UPPER(s) for s.upper(), CONTAINS(s, "a") for "a" in s, LET xs = APPEND(xs, v) for xs.push(v), AND OR NOT for && || !, == for ===, LET n = n + 1 for n += 1, xs[LEN(xs) - 1] for xs[-1], SLICE(xs, 0, 3) for xs[0:3], SORT(xs, "price") for a sort by key. There is no try/except, WHILE, BREAK, RETURN or ?:: a failing CALL stops the script, a FOR covers its whole list, IF ... ELSE ... END chooses.`;
 
 // Illustrations of the rules above (FORMAT, nested IF with its own END, KEYS over an object,
 // accumulating before a loop, a comprehension and SUM). The prompt test runs them against tools with these names.

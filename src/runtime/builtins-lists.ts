@@ -6,6 +6,8 @@
 import { NuwaError, type Position } from '../errors.js';
 import { describe, formatKeys, NuwaList, NuwaObject, type Value } from '../values/values.js';
 import { Args, chargeChars, CHUNK, define, Progress, withSteps, type Builtin, type BuiltinHost } from './builtin-support.js';
+import type { FunctionCall } from '../syntax/ast.js';
+import { printExpression } from '../syntax/print.js';
 
 /** An index as JavaScript's `slice` reads it: fractions truncated, negatives counted from the end. */
 function sliceIndex(index: number, length: number): number {
@@ -233,6 +235,16 @@ const longList = (value: Value | undefined) => value instanceof NuwaList && valu
 const SUM_USAGE = 'SUM(list)';
 
 /** Added left to right, as a FOR loop adding each item to a total would. */
+/** SUM over texts or objects: the comprehension that makes numbers of them, with the list as written. */
+function sumHint(item: Value, at: Position): string {
+  const argument = (at as Partial<FunctionCall>).type === 'FunctionCall' ? (at as FunctionCall).arguments[0] : undefined;
+  const list = (argument && printExpression(argument)) ?? 'items';
+  if (typeof item === 'string') return `: convert text with NUMBER: write SUM([NUMBER(s) FOR s IN ${list}])`;
+  if (!(item instanceof NuwaObject)) return '';
+  const field = [...item.keys()].find((key) => typeof item.get(key) === 'number' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) ?? 'price';
+  return `: to add a field of objects, write SUM([o.${field} FOR o IN ${list}])`;
+}
+
 function sum([x]: Value[], host: BuiltinHost, at: Position): number {
   const args = new Args('SUM', SUM_USAGE, at);
   if (typeof x === 'number') throw args.fail(`SUM adds the numbers of one list, got ${describe(x)}: write SUM([a, b, ...]), or a + b`);
@@ -241,7 +253,7 @@ function sum([x]: Value[], host: BuiltinHost, at: Position): number {
   for (let i = 0; i < list.length; i++) {
     const item = list.at(i);
     if (typeof item !== 'number') {
-      const hint = typeof item === 'string' ? ': convert text with NUMBER(...), e.g. SUM([NUMBER(s) FOR s IN texts])' : item instanceof NuwaObject ? ': to add a field of objects, write SUM([o.price FOR o IN items])' : '';
+      const hint = sumHint(item, at);
       throw args.fail(`SUM adds numbers, but item ${i} is ${describe(item)}${hint}`);
     }
     total += item;

@@ -3,9 +3,11 @@
 // length is known in advance, so doubling a string forty times ends in LimitExceededError instead
 // of exhausting the heap. FORMAT, JOIN, SPLIT and REPLACE have steps too (runtime/suspend.ts):
 // on long text or big values they report their work as they go and pause between chunks.
-import type { Position } from '../errors.js';
+import type { NuwaError, Position } from '../errors.js';
 import { checkStringLength, describe, displayStringSteps, NuwaList, NuwaObject, objectKeys, toDisplayString, type Value } from '../values/values.js';
 import { Args, argumentError, bigValue, chargeChars, CHUNK, define, Progress, withSteps, type Builtin, type BuiltinHost } from './builtin-support.js';
+import type { FunctionCall } from '../syntax/ast.js';
+import { formatListHint, placeholderHint } from './advice.js';
 
 // `{name}`, or a path of members `{name.field.sub}` (LANGUAGE.md §8).
 const FORMAT_PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}/g;
@@ -16,7 +18,9 @@ function placeholderValue(path: string, values: NuwaObject, at: Position): Value
   const names = path.split('.');
   let value = values.get(names[0]!);
   if (value === undefined) {
-    throw argumentError(FORMAT_USAGE, `FORMAT has no value for {${path}}: the values object ${values.size ? `has keys ${objectKeys(values)}` : 'is empty'}`, at);
+    const call = (at as Partial<FunctionCall>).type === 'FunctionCall' ? (at as FunctionCall) : undefined;
+    const hint = placeholderHint(path, [...values.keys()].slice(0, 1000), call?.arguments[1]);
+    throw argumentError(FORMAT_USAGE, `FORMAT has no value for {${path}}: the values object ${values.size ? `has keys ${objectKeys(values)}` : 'is empty'}${hint}`, at);
   }
   for (let i = 1; i < names.length; i++) {
     const read = names.slice(0, i).join('.');
@@ -35,8 +39,15 @@ function placeholderValue(path: string, values: NuwaObject, at: Position): Value
 /** FORMAT's arguments, checked, for its steps (its one-go call checks them the same way, inline). */
 function formatArgs([template, values]: Value[], at: Position): [string, NuwaObject] {
   if (typeof template !== 'string') throw argumentError(FORMAT_USAGE, `FORMAT expects a template string first, got ${describe(template!)}`, at);
+  if (values instanceof NuwaList) throw formatListError(values, at);
   const args = new Args('FORMAT', FORMAT_USAGE, at);
   return [template, values === undefined ? new NuwaObject() : args.object(values, 'an object of values second')];
+}
+
+/** A list given as FORMAT's values (Python's `.format(a, b)`): the hint writes the object from the call's own pieces. */
+function formatListError(values: NuwaList, at: Position): NuwaError {
+  const hint = (at as Partial<FunctionCall>).type === 'FunctionCall' ? formatListHint(at as FunctionCall) : '';
+  return argumentError(FORMAT_USAGE, `FORMAT expects an object of values second, got ${describe(values)}${hint}`, at);
 }
 
 function joinArgs([list, separator]: Value[], at: Position): [NuwaList, string] {
@@ -207,6 +218,7 @@ export const TEXT_BUILTINS: Builtin[] = [
     define('FORMAT', 1, 2, FORMAT_USAGE, 'the template with each {key} (or {key.field}) replaced by the string form of values.key (values.key.field); {{ and }} are literal braces', ([template, values], host, at) => {
       // The checks of formatArgs, inline: FORMAT is called in many loops.
       if (typeof template !== 'string') throw argumentError(FORMAT_USAGE, `FORMAT expects a template string first, got ${describe(template!)}`, at);
+      if (values instanceof NuwaList) throw formatListError(values, at);
       const args = new Args('FORMAT', FORMAT_USAGE, at);
       return format(template, values === undefined ? new NuwaObject() : args.object(values, 'an object of values second'), host, at);
     }),

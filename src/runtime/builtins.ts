@@ -9,6 +9,8 @@ import { LIST_BUILTINS } from './builtins-lists.js';
 import { TEXT_BUILTINS } from './builtins-text.js';
 import { OBJECT_BUILTINS } from './builtins-objects.js';
 import { BUILTIN_NAMES } from '../syntax/functions.js';
+import type * as A from '../syntax/ast.js';
+import { printArgumentsHint } from './advice.js';
 
 export type { Builtin, BuiltinHost } from './builtin-support.js';
 
@@ -164,5 +166,6 @@ export function arityError(builtin: Builtin, given: number, at: Position): NuwaE
       : builtin.maxArgs === Infinity
         ? `at least ${builtin.minArgs} argument${builtin.minArgs === 1 ? '' : 's'}`
         : `${builtin.minArgs} to ${builtin.maxArgs} arguments`;
-  return argumentError(builtin.usage, `${builtin.name} takes ${expected}, got ${given}`, at);
+  const hint = (at as Partial<A.FunctionCall>).type === 'FunctionCall' ? printArgumentsHint(at as A.FunctionCall) : '';
+  return argumentError(builtin.usage, `${builtin.name} takes ${expected}, got ${given}${hint}`, at);
 }

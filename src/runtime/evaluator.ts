@@ -11,7 +11,9 @@
 import * as A from '../syntax/ast.js';
 import { NuwaError } from '../errors.js';
 import { undefinedVariableMessage } from './hints.js';
-import { unknownFunctionMessage } from '../syntax/functions.js';
+import { BUILTINS_BY_NAME, unknownFunctionMessage } from '../syntax/functions.js';
+import { repairFunction } from '../syntax/methods.js';
+import { explicitCondition, keysLoop } from './advice.js';
 import { arityError, BUILTINS, type Builtin } from './builtins.js';
 import { evaluateCalc } from './calc.js';
 import { compileBinary } from './binary.js';
@@ -25,7 +27,7 @@ import type { ScriptCallSite } from './script-call.js';
 import { follow, Pending, type Continuation, type Waiting } from '../util/pending.js';
 import { Scope } from './scope.js';
 import { evaluatePart, type AsyncEval, type Compiled, type Exec, type SyncEval } from './compiled.js';
-import { describe, NuwaList, NuwaObject, type Value } from '../values/values.js';
+import { describe, NuwaList, NuwaObject, typeName, type Value } from '../values/values.js';
 import { intern } from '../util/intern.js';
 import { callSteps, callStepsAsync, Suspension } from './suspend.js';
 
@@ -249,9 +251,10 @@ function compileLet(node: A.LetStatement): Exec {
 const nothing = (): undefined => undefined;
 
 function conditionError(value: Value, node: A.IfStatement): NuwaError {
+  const explicit = explicitCondition(node.condition, typeName(value) as Parameters<typeof explicitCondition>[1]);
   return new NuwaError(
     'InvalidConditionError',
-    `an IF condition must be true or false, got ${describe(value)}: compare explicitly, e.g. IF x != null THEN or IF LEN(items) > 0 THEN`,
+    `an IF condition must be true or false, got ${describe(value)}: compare explicitly, ${explicit === undefined ? 'e.g. IF x != null THEN or IF LEN(items) > 0 THEN' : `write IF ${explicit} THEN`}`,
     node.condition,
   );
 }
@@ -293,7 +296,7 @@ function compileIf(node: A.IfStatement): Exec {
 }
 
 function iterableError(value: Value, node: A.ForStatement): NuwaError {
-  const hint = value instanceof NuwaObject ? ': to loop over an object, use FOR key IN KEYS(obj) DO' : '';
+  const hint = value instanceof NuwaObject ? `: to loop over an object's keys, write ${keysLoop(node.variable, node.iterable)}` : '';
   return new NuwaError('InvalidIterableError', `FOR needs a list to loop over, got ${describe(value)}${hint}`, node.iterable);
 }
 
@@ -691,7 +694,8 @@ function callBuiltinWaiting(builtin: Builtin | undefined, args: Value[], node: A
 
 /** The UnknownFunctionError of `NAME(...)`; the checker reports the same one before the run. */
 export function unknownFunction(node: A.FunctionCall, rt: Pick<ScriptRun, 'hasTool'>): NuwaError {
-  return new NuwaError('UnknownFunctionError', unknownFunctionMessage(node.name, (name) => rt.hasTool(name)), node);
+  const repair = repairFunction(node.name, node.arguments, BUILTINS_BY_NAME, node);
+  return new NuwaError('UnknownFunctionError', unknownFunctionMessage(node.name, (name) => rt.hasTool(name), repair?.hint), node);
 }
 
 /** A CALL statement's or LET's or loop's CALL, compiled as a CallWith; null when its arguments can wait. */

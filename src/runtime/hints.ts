@@ -7,6 +7,7 @@ import type * as A from '../syntax/ast.js';
 import { childrenOf } from '../syntax/ast.js';
 import { builtinForMethod, expressionName, nameHint } from '../syntax/hints.js';
 import { didYouMean } from '../util/suggest.js';
+import { printExpression, printOr } from '../syntax/print.js';
 import { BUILTINS } from './builtins.js';
 
 export interface NameContext {
@@ -31,10 +32,19 @@ export function undefinedVariableMessage(node: A.Variable, context: NameContext 
   return `${notDefined}: set it with LET ${name} = ... before reading it${didYouMean(name, context.visibleNames?.() ?? [])}`;
 }
 
-/** `.length` on a list or string: point at LEN. Empty when there is nothing better to say. */
-export function memberHint(property: string, object: A.Expression, isListOrString: boolean): string {
-  if (!isListOrString || builtinForMethod(property) !== 'LEN') return '';
-  return `: for the length write LEN(${expressionName(object, '...')})`;
+/**
+ * `.length` on a list or string: point at LEN; `.price` on a list (of objects, most likely): the
+ * first item's, or every item's. Empty when there is nothing better to say.
+ */
+export function memberHint(property: string, object: A.Expression, kind: 'list' | 'string' | undefined): string {
+  if (kind === undefined) return '';
+  if (builtinForMethod(property) === 'LEN') return `: for the length write LEN(${printOr(object, expressionName(object, '...'))})`;
+  const list = printExpression(object);
+  if (kind !== 'list' || list === undefined || builtinForMethod(property) !== undefined) return '';
+  const initial = /^[A-Za-z]/.exec(expressionName(object, 'x'))?.[0]?.toLowerCase() ?? 'x';
+  const item = initial === list ? 'item' : initial;
+  const whole = object.type === 'Variable' || object.type === 'Member' || object.type === 'Index' ? list : `(${list})`;
+  return `: it is a list: for its first item write ${whole}[0].${property}, for every item [${item}.${property} FOR ${item} IN ${list}]`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -129,3 +139,4 @@ function insideLoopNotContaining(set: A.LetStatement, parent: Parent, readAncest
   const loop = nearest(set, parent, 'For');
   return loop !== undefined && !readAncestors.has(loop);
 }
+

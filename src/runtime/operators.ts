@@ -4,6 +4,7 @@ import type { BinaryExpression, IndexExpression, LogicalExpression, MemberExpres
 import { NuwaError, type Position } from '../errors.js';
 import { didYouMean } from '../util/suggest.js';
 import { memberHint } from './hints.js';
+import { concatenationHint, mixedComparisonHint, negativeIndexHint } from './advice.js';
 import { describe, equals, formatKeys, NuwaList, NuwaObject, typeName, type Value, type ValueLimits } from '../values/values.js';
 
 /** `limits` bounds the walks `==` and `!=` make over big values (and lets them watch the clock). */
@@ -21,10 +22,8 @@ function finite(result: number, operator: string, at: Position): number {
 
 function needNumbers(operator: string, left: Value, right: Value, at: Position): never {
   if (operator === '+' && (typeof left === 'string' || typeof right === 'string')) {
-    throw typeError(
-      `\`+\` adds numbers; it cannot join ${describe(left)} and ${describe(right)}: use FORMAT to build strings, e.g. FORMAT("{a}{b}", { a: x, b: y })`,
-      at,
-    );
+    const hint = concatenationHint(at as BinaryExpression);
+    throw typeError(`\`+\` adds numbers; it cannot join ${describe(left)} and ${describe(right)}${hint}`, at);
   }
   throw typeError(`\`${operator}\` needs two numbers, got ${describe(left)} and ${describe(right)}`, at);
 }
@@ -37,14 +36,11 @@ function ordering(operator: string, test: (order: number) => boolean): BinaryOpe
   return (left, right, at) => {
     if (typeof left === 'number' && typeof right === 'number') return test(left < right ? -1 : left > right ? 1 : 0);
     if (typeof left === 'string' && typeof right === 'string') return test(left < right ? -1 : left > right ? 1 : 0);
-    throw typeError(
-      `\`${operator}\` compares two numbers or two strings, got ${describe(left)} and ${describe(right)}${
-        (typeof left === 'string' && typeof right === 'number') || (typeof left === 'number' && typeof right === 'string')
-          ? ': convert with NUMBER(...) or STR(...) first'
-          : ''
-      }`,
-      at,
-    );
+    const node = (at as Partial<BinaryExpression>).type === 'Binary' ? (at as BinaryExpression) : undefined;
+    let hint = '';
+    if (typeof left === 'string' && typeof right === 'number') hint = mixedComparisonHint(left, right, node, true);
+    else if (typeof left === 'number' && typeof right === 'string') hint = mixedComparisonHint(right, left, node, false);
+    throw typeError(`\`${operator}\` compares two numbers or two strings, got ${describe(left)} and ${describe(right)}${hint}`, at);
   };
 }
 
@@ -114,7 +110,7 @@ export function member(object: Value, node: MemberExpression, key: string = node
       node,
     );
   }
-  const hint = memberHint(node.property, node.object, typeof object === 'string' || object instanceof NuwaList);
+  const hint = memberHint(node.property, node.object, typeof object === 'string' ? 'string' : object instanceof NuwaList ? 'list' : undefined);
   throw new NuwaError('MemberAccessError', `\`.${node.property}\` needs an object, got ${describe(object)}${hint}`, node);
 }
 
@@ -125,7 +121,8 @@ export function indexInto(target: Value, index: Value, node: IndexExpression): V
     }
     if (index < 0 || index >= target.length) {
       const range = target.length === 0 ? 'the list is empty' : `valid indexes are 0 to ${target.length - 1}`;
-      throw new NuwaError('IndexOutOfBoundsError', `index ${index} is outside the list: ${range}`, node);
+      const negative = index < 0 ? `; ${negativeIndexHint(node, index)}` : '';
+      throw new NuwaError('IndexOutOfBoundsError', `index ${index} is outside the list: ${range}${negative}`, node);
     }
     return target.at(index);
   }

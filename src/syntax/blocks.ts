@@ -138,7 +138,7 @@ export function balanceBlocks(tokens: IToken[], problems: ProblemList): IToken[]
       const top = stack[stack.length - 1];
       if (top === undefined) {
         const before = lastClosed ? ` (the last block, ${describe(lastClosed.block)}, was closed on line ${lastClosed.end.startLine})` : '';
-        problems.add({ line: token.startLine!, column: token.startColumn!, message: `unexpected \`${token.image}\`: no IF, FOR or WHILE is open here${before}; remove it` });
+        problems.add({ line: token.startLine!, column: token.startColumn!, message: `unexpected \`${token.image}\`: no IF or FOR is open here${before}; remove it` });
         if (extraBudget > 0) extraBudget--;
         continue;
       }

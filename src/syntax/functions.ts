@@ -25,11 +25,19 @@ export function isBuiltinName(name: string): boolean {
   return BUILTIN_SET.has(name);
 }
 
-/** The message of an UnknownFunctionError for `name(...)`. */
-export function unknownFunctionMessage(name: string, isTool?: (name: string) => boolean): string {
+/** The built-ins' names, for the repairs of other languages' calls (methods.ts). */
+export const BUILTINS_BY_NAME: ReadonlySet<string> = BUILTIN_SET;
+
+/**
+ * The message of an UnknownFunctionError for `name(...)`. With `call`, the call itself: a name that
+ * means a built-in (`sum(xs)`, `int(s)`) is answered with the whole call as Nuwa writes it
+ * (`SUM(xs)`), and a tool called like a function with the CALL that `describeTool` can fill in.
+ */
+export function unknownFunctionMessage(name: string, isTool?: (name: string) => boolean, repairedHint?: string): string {
   const upper = name.toUpperCase();
   let hint: string;
-  if (BUILTIN_SET.has(upper)) hint = `: built-in names are uppercase: write \`${upper}\``;
+  if (repairedHint !== undefined && !isTool?.(name)) hint = `: ${repairedHint}`;
+  else if (BUILTIN_SET.has(upper)) hint = `: built-in names are uppercase: write \`${upper}\``;
   else if (REPLACEMENTS.has(upper) && !isTool?.(name)) hint = `: ${REPLACEMENTS.get(upper)}`;
   else if (isTool?.(name)) hint = `: \`${name}\` is a tool: write CALL ${name} { ... }`;
   else {

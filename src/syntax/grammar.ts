@@ -12,10 +12,14 @@ import type * as A from './ast.js';
 import { BINARY, buildExpression, OPERAND, PREFIX, type PieceKind } from './precedence.js';
 import * as T from './tokens.js';
 import { errorMessages } from './messages.js';
-import { anyCall, type Clause, columnOf, comprehensionNode, emptyObject, falseValue, ifNode, lineOf, nullValue, numberValue, placeholder, placeholderStatement, standIn, stringValue, trueValue } from './nodes.js';
-import { expressionName, methodCallHint } from './hints.js';
-import { unknownFunctionMessage } from './functions.js';
+import { anyCall, type Clause, columnOf, isStandInToken, comprehensionNode, emptyObject, falseValue, ifNode, lineOf, nullValue, numberValue, placeholder, placeholderStatement, standIn, stringValue, trueValue } from './nodes.js';
+import { expressionName } from './hints.js';
+import { readPath, setPath, type LetPathPart } from './paths.js';
+import { printExpression } from './print.js';
+import { BUILTINS_BY_NAME, unknownFunctionMessage } from './functions.js';
+import { enumerated, pending, repairFunction, repairMethod } from './methods.js';
 import type { SyntaxProblem } from '../errors.js';
+import { repaired } from './problems.js';
 
 export const MAX_REPETITION_RECOVERIES = 50;
 export const MAX_LOOKAHEAD = 2;
@@ -26,6 +30,11 @@ export interface PrebuiltToken<P> extends IToken {
   /** The last token of the text it stands for: "after the last token" means after this one. */
   last: IToken;
 }
+
+/** `xs.push(x)` repaired to APPEND(xs, x): the variable a statement of it sets (methods.ts `changes`). */
+const changes = new WeakMap<A.Expression, string>();
+/** `d.items()` repaired to KEYS(d): the object, and the problem reported, for FOR k, v IN d.items(). */
+const itemsOf = new WeakMap<A.Expression, { object: A.Expression; problem: SyntaxProblem | undefined }>();
 
 /** The name an expression is written as, for messages: `items`, `order.total`; else `fallback`. */
 const nameOf = (node: A.Expression, fallback: string): string => expressionName(node, fallback);
@@ -39,12 +48,27 @@ export class NuwaParser extends EmbeddedActionsParser {
    * without syntax errors runs and meets them as run-time errors.
    */
   notes: SyntaxProblem[] = [];
+  /**
+   * What noted calls mean (`sum(xs)` is SUM(xs)): applied to the tree only when the script has syntax
+   * errors (parse.ts), for the checker; a script without runs as written and fails at `sum`.
+   */
+  noteRepairs: Array<[A.FunctionCall, A.Expression]> = [];
   /** List comprehensions built since the parse began (the evaluator skips looking for them when none). */
   comprehensions = 0;
   private readonly reportProblem = (problem: SyntaxProblem, token: IToken) => void this.extraProblems.push({ problem, token });
-  private report(token: IToken, message: string): void {
-    if (token.isInsertedInRecovery || token.startLine === undefined || Number.isNaN(token.startLine)) return;
-    this.extraProblems.push({ problem: { line: token.startLine, column: token.startColumn!, message } });
+  /** Reports a problem at `token`; `fixed` when the tree built there is what the author meant (problems.ts). */
+  private report(token: IToken, message: string, fixed = false): SyntaxProblem | undefined {
+    if (token.isInsertedInRecovery || token.startLine === undefined || Number.isNaN(token.startLine)) return undefined;
+    const problem = { line: token.startLine, column: token.startColumn!, message };
+    this.extraProblems.push({ problem: fixed ? repaired(problem) : problem });
+    return problem;
+  }
+
+  /** Takes back a problem `report` made, when a later one covers the same mistake (FOR k, v IN d.items()). */
+  private retract(problem: SyntaxProblem | undefined): void {
+    if (problem === undefined) return;
+    const at = this.extraProblems.findIndex((entry) => entry.problem === problem || (entry.problem.line === problem.line && entry.problem.column === problem.column && entry.problem.message === problem.message));
+    if (at >= 0) this.extraProblems.splice(at, 1);
   }
 
   /** In-repetition recoveries left in this parse (see the constructor). */
@@ -92,15 +116,15 @@ export class NuwaParser extends EmbeddedActionsParser {
   private readonly fields: A.Property[] = [];
   private readonly statements: A.Statement[] = [];
   private readonly elseIfLinks: Array<{ keyword: IToken; condition: A.Expression; body: A.Statement[] }> = [];
-  /** The first `.name` or `[index]` after LET's name, and the dotted name of a CALL (no nesting inside either). */
-  private letTarget: IToken | undefined;
+  /** The `.name` and `[index]` parts after LET's name (a stack: an index may hold a comprehension), and the dotted name of a CALL. */
+  private readonly letTarget: LetPathPart[] = [];
   private toolName = '';
 
   override reset(): void {
     super.reset();
     // Chevrotain resets while it is being built too, before these fields exist.
     if (this.pieces === undefined) return;
-    for (const stack of [this.pieces, this.kinds, this.items, this.fields, this.statements, this.elseIfLinks]) stack.length = 0;
+    for (const stack of [this.pieces, this.kinds, this.items, this.fields, this.statements, this.elseIfLinks, this.letTarget]) stack.length = 0;
   }
 
   private take<E>(stack: E[], start: number): E[] {
@@ -128,6 +152,9 @@ export class NuwaParser extends EmbeddedActionsParser {
       ALT: () => {
         const expression = this.SUBRULE(this.expression);
         if (this.RECORDING_PHASE) return placeholderStatement();
+        // `xs.push(x)` on its own means LET xs = APPEND(xs, x) (methods.ts).
+        const changed = changes.get(expression);
+        if (changed !== undefined) return { type: 'Let', name: changed, value: expression, line: expression.line, column: expression.column, hasCall: expression.hasCall };
         return { type: 'ExpressionStatement', expression, line: expression.line, column: expression.column, hasCall: expression.hasCall };
       },
     },
@@ -138,46 +165,61 @@ export class NuwaParser extends EmbeddedActionsParser {
   statement = this.RULE('statement', (): A.Statement => this.OR(this.statementAlternatives), { recoveryValueFunc: placeholderStatement });
 
   /** `.name` or `[index]` after LET's name. */
-  private readonly letPathAlternatives: Array<IOrAlt<IToken>> = [
+  private readonly letPathAlternatives: Array<IOrAlt<LetPathPart>> = [
     {
       ALT: () => {
         const dot = this.CONSUME(T.Dot);
-        this.CONSUME2(T.Identifier);
-        return dot;
+        const name = this.CONSUME2(T.Identifier);
+        return { token: dot, key: name.image };
       },
     },
     {
       ALT: () => {
         const bracket = this.CONSUME(T.LBracket);
-        this.SUBRULE2(this.expression);
+        const index = this.SUBRULE2(this.expression);
         this.CONSUME(T.RBracket);
-        return bracket;
+        return { token: bracket, index };
       },
     },
   ];
 
   private readonly letPath = (): void => {
-    const part = this.OR(this.letPathAlternatives);
-    this.letTarget ??= part;
+    this.letTarget.push(this.OR(this.letPathAlternatives));
   };
 
   letStatement = this.RULE('letStatement', (): A.LetStatement => {
     const keyword = this.CONSUME(T.Let);
     const name = this.CONSUME(T.Identifier);
     // `LET item.price = 2`: a LET sets a whole variable.
-    this.letTarget = undefined;
+    const start = this.letTarget.length;
     this.MANY(this.letPath);
-    const target = this.letTarget;
-    this.CONSUME(T.AnyAssign); // `+=` and friends are reported by the lexer
-    const value = this.SUBRULE(this.expression);
+    const assign = this.CONSUME(T.AnyAssign); // `+=` and friends are reported by the lexer
+    let value = this.SUBRULE(this.expression);
+    const path = this.take(this.letTarget, start);
     if (this.RECORDING_PHASE) return placeholderStatement() as never;
-    if (target) this.report(target, `LET sets a whole variable: lists and objects cannot be changed in place, so build a new one (LET ${name.image} = { ... } or APPEND(...))`);
+    const target: A.Variable = { type: 'Variable', name: name.image, line: lineOf(name), column: columnOf(name), hasCall: false };
+    if (assign.tokenType === T.CompoundAssign) {
+      // LET total += x means LET total = total + x; on a path, GET reads a count that may not be there yet.
+      const operator = assign.image[0] as A.ArithmeticOperator;
+      const current = path.length === 0 ? target : readPath(target, path, operator === '+' || operator === '-');
+      value = { type: 'Binary', operator, left: current, right: value, line: lineOf(assign), column: columnOf(assign), hasCall: current.hasCall || value.hasCall };
+    }
+    if (path.length > 0) {
+      const set = setPath(target, path, value);
+      const text = set && printExpression(set);
+      if (set !== undefined && text !== undefined) {
+        this.report(path[0]!.token, `LET sets a whole variable: objects cannot be changed in place; write LET ${name.image} = ${text}`, true);
+        value = set;
+      } else {
+        this.report(path[0]!.token, `LET sets a whole variable: lists and objects cannot be changed in place, so build a new one (LET ${name.image} = SET(${name.image}, key, value) for an object; a new list with [... FOR x IN list] or APPEND)`);
+      }
+    }
     return { type: 'Let', name: name.image, value, line: lineOf(keyword), column: columnOf(keyword), hasCall: value.hasCall };
   }, { recoveryValueFunc: standIn<A.LetStatement>(placeholderStatement) });
 
   /** THEN, or `:` as Python writes it (reported). */
   private reportThen(token: IToken, keyword: string): void {
-    if (token.tokenType === T.Colon) this.report(token, `write THEN after the ${keyword} condition, not \`:\``);
+    if (token.tokenType === T.Colon) this.report(token, `write THEN after the ${keyword} condition, not \`:\``, true);
   }
 
   private readonly elseIfLink = (): void => {
@@ -189,7 +231,7 @@ export class NuwaParser extends EmbeddedActionsParser {
 
   private readonly elseColon = (): void => {
     const colon = this.CONSUME3(T.Colon);
-    if (!this.RECORDING_PHASE) this.report(colon, 'write ELSE alone, without `:`');
+    if (!this.RECORDING_PHASE) this.report(colon, 'write ELSE alone, without `:`', true);
   };
 
   private readonly elseBranch = (): A.Statement[] => {
@@ -230,16 +272,16 @@ export class NuwaParser extends EmbeddedActionsParser {
     const variable = this.CONSUME(T.Identifier);
     const second = this.OPTION(this.secondLoopVariable);
     this.CONSUME(T.In);
-    const iterable = this.SUBRULE(this.expression);
+    let iterable = this.SUBRULE(this.expression);
     const doWord = this.CONSUME(T.DoWord);
-    const body = this.SUBRULE(this.block);
+    let body = this.SUBRULE(this.block);
     this.CONSUME(T.End);
     if (this.RECORDING_PHASE) return placeholderStatement() as never;
-    if (doWord.tokenType === T.Colon) this.report(doWord, 'write DO after FOR x IN list, not `:`');
-    if (doWord.tokenType === T.Then) this.report(doWord, 'a FOR loop is FOR x IN list DO ... END: write DO, not THEN');
+    if (doWord.tokenType === T.Colon) this.report(doWord, 'write DO after FOR x IN list, not `:`', true);
+    if (doWord.tokenType === T.Then) this.report(doWord, 'a FOR loop is FOR x IN list DO ... END: write DO, not THEN', true);
     if (second) {
-      const object = nameOf(iterable, 'obj');
-      this.report(second, `FOR takes one loop variable: to go over an object write FOR ${variable.image} IN KEYS(${object}) DO ... and read ${object}[${variable.image}]`);
+      const pair = this.pairLoop(variable, second, iterable);
+      if (pair !== undefined) [iterable, body] = [pair.iterable, [pair.first, ...body]];
     }
     return {
       type: 'For',
@@ -250,6 +292,43 @@ export class NuwaParser extends EmbeddedActionsParser {
       hasCall: iterable.hasCall || anyCall(body),
     };
   }, { recoveryValueFunc: standIn<A.ForStatement>(placeholderStatement) });
+
+  /**
+   * `FOR k, v IN d.items()` (or `IN d`), `FOR i, x IN enumerate(xs)`: one loop variable, and the
+   * second read as the body's first statement. Reported once, for the whole header; undefined when
+   * there is no such reading (the problem is then reported as not repaired).
+   */
+  private pairLoop(variable: IToken, second: IToken, iterable: A.Expression): { iterable: A.Expression; first: A.LetStatement } | undefined {
+    const [k, v] = [variable.image, second.image];
+    const position = { line: lineOf(second), column: columnOf(second) };
+    const node = <T extends A.Expression>(n: Omit<T, 'line' | 'column'>) => ({ ...n, ...position }) as T;
+    const name = (n: string) => node<A.Variable>({ type: 'Variable', name: n, hasCall: false });
+    const fn = (n: string, args: A.Expression[]) => node<A.FunctionCall>({ type: 'FunctionCall', name: n, arguments: args, hasCall: args.some((a) => a.hasCall) });
+    const let_ = (value: A.Expression): A.LetStatement => ({ type: 'Let', name: v, value, ...position, hasCall: value.hasCall });
+    const items = itemsOf.get(iterable);
+    const list = enumerated(iterable);
+    let repair: { iterable: A.Expression; first: A.LetStatement } | undefined;
+    if (list !== undefined) {
+      // The note for the unknown `enumerate` is this mistake too.
+      this.notes = this.notes.filter((note) => !(note.line === iterable.line && note.column === iterable.column));
+      repair = { iterable: fn('RANGE', [fn('LEN', [list])]), first: let_(node<A.IndexExpression>({ type: 'Index', object: list, index: name(k), hasCall: list.hasCall })) };
+    } else {
+      const object = items?.object ?? (iterable.type === 'Variable' || iterable.type === 'Member' ? iterable : undefined);
+      if (object !== undefined) {
+        this.retract(items?.problem);
+        repair = { iterable: fn('KEYS', [object]), first: let_(node<A.IndexExpression>({ type: 'Index', object, index: name(k), hasCall: object.hasCall })) };
+      }
+    }
+    const header = repair && printExpression(repair.iterable);
+    const first = repair && printExpression(repair.first.value);
+    if (repair === undefined || header === undefined || first === undefined) {
+      const object = nameOf(iterable, 'obj');
+      this.report(second, `FOR takes one loop variable: to go over an object write FOR ${k} IN KEYS(${object}) DO, and LET ${v} = ${object}[${k}] as the first line of the loop`);
+      return undefined;
+    }
+    this.report(second, `FOR takes one loop variable: write FOR ${k} IN ${header} DO, and LET ${v} = ${first} as the first line of the loop`, true);
+    return repair;
+  }
 
   private readonly optionalDo = (): void => void this.CONSUME(T.DoWord);
 
@@ -343,11 +422,19 @@ export class NuwaParser extends EmbeddedActionsParser {
         const at = this.pieces.length - 1;
         this.CONSUME(T.Dot);
         const name = this.CONSUME(T.Identifier);
-        const method = this.OPTION(this.argumentsOption) !== undefined;
+        const args = this.OPTION(this.argumentsOption);
         if (this.RECORDING_PHASE) return;
         const object = this.operandAt(at);
-        if (method) this.report(name, methodCallHint(nameOf(object, 'x'), name.image));
-        this.replaceOperand(at, { type: 'Member', object, property: name.image, line: lineOf(name), column: columnOf(name), hasCall: object.hasCall });
+        if (args === undefined) {
+          this.replaceOperand(at, { type: 'Member', object, property: name.image, line: lineOf(name), column: columnOf(name), hasCall: object.hasCall });
+          return;
+        }
+        // `s.lower()`: read as the built-in it means (methods.ts), or a stand-in where Nuwa has none.
+        const repair = repairMethod(object, name.image, args, { line: lineOf(name), column: columnOf(name) });
+        const problem = this.report(name, repair.message, true);
+        if (repair.changes !== undefined) changes.set(repair.node, repair.changes);
+        if (repair.itemsOf !== undefined) itemsOf.set(repair.node, { object: repair.itemsOf, problem });
+        this.replaceOperand(at, repair.node);
       },
     },
     {
@@ -393,7 +480,7 @@ export class NuwaParser extends EmbeddedActionsParser {
   primary = this.RULE('primary', (): A.Expression => this.OR(this.primaryAlternatives), { recoveryValueFunc: placeholder });
 
   private literal(token: IToken, value: (token: IToken) => A.Literal['value']): A.Literal {
-    if (this.RECORDING_PHASE) return placeholder();
+    if (this.RECORDING_PHASE || isStandInToken(token)) return placeholder();
     return { type: 'Literal', value: value(token), line: lineOf(token), column: columnOf(token), hasCall: false };
   }
 
@@ -408,14 +495,21 @@ export class NuwaParser extends EmbeddedActionsParser {
     return this.take(this.items, start);
   }, { recoveryValueFunc: () => [] });
 
-  nameOrFunctionCall = this.RULE('nameOrFunctionCall', (): A.Variable | A.FunctionCall => {
+  nameOrFunctionCall = this.RULE('nameOrFunctionCall', (): A.Expression => {
     const name = this.CONSUME(T.Identifier);
     const args = this.OPTION(this.argumentsOption);
     if (this.RECORDING_PHASE) return placeholder() as never;
     if (args === undefined) return { type: 'Variable', name: name.image, line: lineOf(name), column: columnOf(name), hasCall: false };
-    // Every built-in is uppercase: a call of any other name cannot succeed.
-    if (name.image !== name.image.toUpperCase() && !name.isInsertedInRecovery) this.notes.push({ line: lineOf(name), column: columnOf(name), message: unknownFunctionMessage(name.image) });
-    return { type: 'FunctionCall', name: name.image, arguments: args, line: lineOf(name), column: columnOf(name), hasCall: anyCall(args) };
+    const call: A.FunctionCall = { type: 'FunctionCall', name: name.image, arguments: args, line: lineOf(name), column: columnOf(name), hasCall: anyCall(args) };
+    // Every built-in is uppercase: a call of any other name cannot succeed. It is noted (with the
+    // syntax errors, if there are any), and read as what it means where that is known: sum(xs) is SUM(xs).
+    if (name.image === name.image.toUpperCase() || name.isInsertedInRecovery) return call;
+    const repair = repairFunction(name.image, args, BUILTINS_BY_NAME, call);
+    const defined = pending.definitions.get(name.image);
+    const hint = defined === undefined ? repair?.hint : `the definition on line ${defined} is not one (there are no functions of your own): write what it computes here instead`;
+    this.notes.push(repaired({ line: call.line, column: call.column, message: unknownFunctionMessage(name.image, undefined, hint) }));
+    if (repair !== undefined) this.noteRepairs.push([call, repair.node]);
+    return call;
   }, { recoveryValueFunc: standIn<A.Variable>(placeholder) });
 
   private readonly trailingComma = (): void => void this.CONSUME2(T.Comma); // allowed after the last element
@@ -552,7 +646,7 @@ export class NuwaParser extends EmbeddedActionsParser {
       const separator = this.CONSUME(T.KeySeparator);
       const value = this.SUBRULE(this.expression);
       if (this.RECORDING_PHASE) return undefined as never;
-      if (separator.tokenType === T.Assign) this.report(separator, `object keys are followed by \`:\`: write ${key.image}: ...`);
+      if (separator.tokenType === T.Assign) this.report(separator, `object keys are followed by \`:\`: write ${key.image}: ...`, true);
       return {
         type: 'Property',
         key: key.tokenType === T.StringLiteral ? stringValue(key) : key.image,
@@ -569,13 +663,17 @@ export class NuwaParser extends EmbeddedActionsParser {
     this.toolName += `.${this.CONSUME2(T.Identifier).image}`;
   };
 
-  /** A CALL's arguments: an object literal, or (reported) parentheses, which yield their `(` token. */
-  private readonly callArgumentAlternatives: Array<IOrAlt<A.ObjectExpression | IToken>> = [
+  /**
+   * A CALL's arguments: an object literal, or (reported) parentheses, which yield their `(` token and
+   * what they held: `name: value` (or `name = value`) pairs, or a bare value (null, no name).
+   */
+  private readonly callArgumentAlternatives: Array<IOrAlt<A.ObjectExpression | ParenArguments>> = [
     { ALT: () => this.SUBRULE(this.objectLiteral) },
     {
       // CALL t(city: "Oslo"): parentheses instead of braces.
       ALT: () => {
         const paren = this.CONSUME(T.LParen);
+        const held: ParenArguments['held'] = [];
         this.MANY_SEP({
           SEP: T.Comma,
           DEF: () =>
@@ -584,16 +682,17 @@ export class NuwaParser extends EmbeddedActionsParser {
                 // `name: value` or `name = value`; tried first, so `x = 1` here is a keyword argument
                 IGNORE_AMBIGUITIES: true,
                 ALT: () => {
-                  this.CONSUME3(T.Identifier);
+                  const name = this.CONSUME3(T.Identifier);
                   this.CONSUME(T.KeySeparator);
-                  this.SUBRULE(this.expression);
+                  const value = this.SUBRULE(this.expression);
+                  held.push({ name, value });
                 },
               },
-              { ALT: () => this.SUBRULE2(this.expression) },
+              { ALT: () => void held.push({ name: null, value: this.SUBRULE2(this.expression) }) },
             ]),
         });
         this.CONSUME(T.RParen);
-        return paren;
+        return { paren, held };
       },
     },
   ];
@@ -606,12 +705,20 @@ export class NuwaParser extends EmbeddedActionsParser {
     const args = this.OR(this.callArgumentAlternatives);
     if (this.RECORDING_PHASE) return placeholder() as never;
     let object: A.ObjectExpression;
-    if ('tokenType' in args) {
-      this.report(args, `CALL takes its arguments in braces: write CALL ${tool} { name: value, ... }`);
-      object = { type: 'Object', properties: [], line: lineOf(args), column: columnOf(args), hasCall: false };
-    } else {
-      object = args;
+    if ('paren' in args) {
+      // Named arguments in parentheses are the object they would be in braces: the call is repaired.
+      const named = args.held.every((argument) => argument.name !== null);
+      const properties = named
+        ? args.held.map(({ name, value }): A.Property => ({ type: 'Property', key: name!.image, value, line: lineOf(name!), column: columnOf(name!), hasCall: value.hasCall }))
+        : [];
+      object = { type: 'Object', properties, line: lineOf(args.paren), column: columnOf(args.paren), hasCall: properties.some((p) => p.hasCall) };
+      const call: A.CallExpression = { type: 'Call', tool, arguments: object, line: lineOf(keyword), column: columnOf(keyword), hasCall: true };
+      const shown = named && args.held.length > 0 ? printExpression(call, 160) : undefined;
+      const message = `CALL takes its arguments in braces: write ${shown ?? `CALL ${tool} { name: value, ... }`}`;
+      this.report(args.paren, message, named);
+      return call;
     }
+    object = args;
     return { type: 'Call', tool, arguments: object, line: lineOf(keyword), column: columnOf(keyword), hasCall: true };
   }, { recoveryValueFunc: standIn<A.CallExpression>(placeholder) });
 
@@ -629,12 +736,18 @@ export class NuwaParser extends EmbeddedActionsParser {
       if (property.line === 0) continue; // a placeholder from error recovery
       if (seen.has(property.key)) {
         this.extraProblems.push({
-          problem: { line: property.line, column: property.column, message: `duplicate key "${property.key}" in object literal: each key may appear once` },
+          problem: repaired({ line: property.line, column: property.column, message: `duplicate key "${property.key}" in object literal: each key may appear once` }),
         });
       }
       seen.add(property.key);
     }
   }
+}
+
+/** What a CALL's parentheses held (a mistake for braces): each argument, with its name if it had one. */
+interface ParenArguments {
+  paren: IToken;
+  held: Array<{ name: IToken | null; value: A.Expression }>;
 }
 
 /** Shortens `stack` to `length` (pop is inlined where setting `length` is a call into the runtime). */

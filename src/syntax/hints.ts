@@ -27,10 +27,17 @@ const MISSING_CONSTRUCTS: ReadonlyMap<string, string> = new Map([
   ['RETURN', 'there is no RETURN: a script ends after its last statement (PRINT a result to show it; to stop early, put the rest inside IF ... END)'],
   ['FUNCTION', 'scripts cannot define functions: use the built-ins and tools'],
   ['DEF', 'scripts cannot define functions: use the built-ins and tools'],
-  ['ENDIF', 'write END: one END closes any IF, FOR or WHILE'],
-  ['ENDFOR', 'write END: one END closes any IF, FOR or WHILE'],
-  ['END_IF', 'write END: one END closes any IF, FOR or WHILE'],
-  ['ENDWHILE', 'write END: one END closes any IF, FOR or WHILE'],
+  ['ENDIF', 'write END: one END closes any IF or FOR'],
+  ['ENDFOR', 'write END: one END closes any IF or FOR'],
+  ['END_IF', 'write END: one END closes any IF or FOR'],
+  ['ENDWHILE', 'write END: one END closes any IF or FOR'],
+  ['FI', 'write END: one END closes any IF or FOR'],
+  ['DONE', 'write END: one END closes any IF or FOR'],
+  ['AWAIT', 'there is no `await`: remove it (every CALL waits for its result)'],
+  ['CONST', 'write LET: a variable is set with LET name = value'],
+  ['VAR', 'write LET: a variable is set with LET name = value'],
+  ['TRY', 'there is no try/except: remove it (a CALL that fails stops the script with its error)'],
+  ['EXCEPT', 'there is no try/except: remove the except block (a CALL that fails stops the script with its error)'],
 ]);
 
 /** The words the mistakes pass looks at, by their exact spelling. */
@@ -52,8 +59,8 @@ export const MISTAKE_WORDS: ReadonlyMap<string, MistakeWord> = (() => {
     ['elseif', ['ELSEIF', 'ELIF', 'ELSIF', 'ElseIf']],
     ['while', ['WHILE']],
     ['jump', ['BREAK', 'CONTINUE', 'RETURN']],
-    ['end', ['ENDIF', 'ENDFOR', 'END_IF', 'ENDWHILE', 'EndIf']],
-    ['print', ['PRINT']],
+    ['end', ['ENDIF', 'ENDFOR', 'END_IF', 'ENDWHILE', 'EndIf', 'FI', 'DONE']],
+    ['print', ['PRINT', 'ECHO']],
   ];
   for (const [kind, names] of groups) for (const name of names) for (const spelling of casings(name)) words.set(spelling, { kind } as MistakeWord);
   return words;
@@ -134,5 +141,6 @@ export function callToolHint(name: string): string {
 
 /** `PRINT x`: PRINT without parentheses; `argument` is what followed it on the line. */
 export function printHint(name: string, argument = '...'): string {
+  if (name.toUpperCase() !== 'PRINT') return `there is no \`${name}\`: write PRINT(${argument})`;
   return `PRINT is a function: write PRINT(${argument}) with parentheses${name === 'PRINT' ? '' : ', in capitals'}`;
 }

@@ -6,8 +6,14 @@ import type { SyntaxProblem } from '../errors.js';
 import * as T from './tokens.js';
 import { recogniseMistakes, retype } from './mistakes.js';
 import { markComprehensions } from './comprehensions.js';
+import { rewriteOperators, rewriteStatements } from './borrowed.js';
+import { completeLineEnds } from './line-ends.js';
 import { ProblemList } from './problems.js';
 import { notTextProblem, showCharacter } from './source.js';
+import { repaired } from './problems.js';
+import { standInToken } from './nodes.js';
+import { formatCallFor } from './templates.js';
+import { nameHint } from './hints.js';
 
 export { byPosition } from './problems.js';
 
@@ -44,7 +50,7 @@ const CHARACTER_HINTS: ReadonlyMap<string, string> = new Map([
   ['^', 'there is no power operator: multiply, or use CALC'],
 ]);
 
-type Habit = (token: IToken, previous: IToken | undefined) => string;
+type Habit = (token: IToken, previous: IToken | undefined, rest: string | undefined) => string;
 /** Problems for tokens that stand for another language's habit, by tokenTypeIdx (one array read per token). */
 const HABITS: Array<Habit | undefined> = [];
 const habit = (type: TokenType, problem: Habit) => void (HABITS[type.tokenTypeIdx!] = problem);
@@ -53,9 +59,13 @@ habit(T.BarBar, (t) => `use OR instead of \`${t.image}\``);
 habit(T.Bang, () => 'use NOT instead of `!` (`!=` means "not equal")');
 habit(T.LessGreater, () => 'use `!=` for "not equal"');
 habit(T.StrictEquality, (t) => `write \`${t.image.slice(0, 2)}\`: there is no \`${t.image}\` (== never converts types)`);
-habit(T.CompoundAssign, (t, previous) => {
+habit(T.CompoundAssign, (t, previous, rest) => {
   const name = previous?.tokenType === T.Identifier ? previous.image : 'x';
-  return `there is no \`${t.image}\`: write LET ${name} = ${name} ${t.image[0]} ...`;
+  // The right side as written when it is plain (names, numbers, strings, arithmetic, calls), in
+  // parentheses where the operator binds tighter than what it holds (`n *= a + b`).
+  const operator = t.image[0]!;
+  const value = rest === undefined ? '...' : operator !== '+' && /[-+*/%]/.test(rest.replace(/"(?:[^"\\]|\\.)*"/g, '')) ? `(${rest})` : rest;
+  return `there is no \`${t.image}\`: write LET ${name} = ${name} ${operator} ${value}`;
 });
 /** Token types the loop below looks at at all. */
 const SPECIAL: boolean[] = [];
@@ -166,9 +176,7 @@ function* finishLexing(source: string, result: ILexingResult, options: TokenizeO
       break;
     }
     const char = String.fromCodePoint(source.codePointAt(error.offset) ?? 0xfffd);
-    const hint = CHARACTER_HINTS.get(char);
-    const what = char === '`' ? 'backquote' : `character \`${showCharacter(char)}\``;
-    problems.add({ line: error.line ?? 1, column: error.column ?? 1, message: `unexpected ${what}${hint ? `: ${hint}` : ''}` });
+    problems.add(characterProblem(char, source, error.offset, error.line ?? 1, error.column ?? 1));
   }
   reportMistakenText(result.groups.mistakes ?? [], problems);
 
@@ -181,34 +189,53 @@ function* finishLexing(source: string, result: ILexingResult, options: TokenizeO
     if (!SPECIAL[token.tokenTypeIdx]) continue;
     const type = token.tokenType;
     if (type === T.BadString) {
-      problems.add(badStringProblem(token));
-      tokens[i] = retype(token, T.StringLiteral, '""');
+      const problem = badStringProblem(token);
+      // A string with a bad escape still ends where it should; one without its closing quote took
+      // the rest of the line with it.
+      problems.add(problem.closed ? repaired(problem.problem) : problem.problem);
+      tokens[i] = standInToken(retype(token, T.StringLiteral, '""'));
     } else if (type === T.SingleQuotedString) {
-      const inner = token.image.slice(1, token.image.endsWith("'") && token.image.length > 1 ? -1 : undefined);
-      problems.add(at(token, `strings use double quotes: write "${inner.length > 60 ? `${inner.slice(0, 57)}...` : inner}"`));
-      tokens[i] = retype(token, T.StringLiteral, '""');
+      const closed = token.image.endsWith("'") && token.image.length > 1;
+      const inner = token.image.slice(1, closed ? -1 : undefined);
+      const image = doubleQuoted(inner);
+      const body = image === undefined ? inner : image.slice(1, -1);
+      const problem = at(token, `strings use double quotes: write "${body.length > 60 ? `${body.slice(0, 57)}...` : body}"`);
+      problems.add(closed ? repaired(problem) : problem);
+      tokens[i] = image === undefined || !closed ? standInToken(retype(token, T.StringLiteral, '""')) : retype(token, T.StringLiteral, image);
     } else if (type === T.TemplateString) {
-      problems.add(at(token, 'there are no template strings: build text with FORMAT("... {name} ...", { name: value }) and double quotes'));
-      tokens[i] = retype(token, T.StringLiteral, '""');
+      const call = formatCallFor(token.image.slice(1, -1), 'template');
+      problems.add(repaired(at(token, `there are no template strings: write ${call ?? 'FORMAT("... {name} ...", { name: value })'} with double quotes`)));
+      tokens[i] = standInToken(retype(token, T.StringLiteral, '""'));
     } else if (type === T.Increment) {
       const previous = tokens[i - 1];
       const name = previous?.tokenType === T.Identifier ? previous.image : 'x';
-      problems.add(at(token, `there is no \`++\`: write LET ${name} = ${name} + 1`));
+      const problem = at(token, `there is no \`${token.image}\`: write LET ${name} = ${name} + 1`);
+      // `count++` on a line of its own is `LET count = count + 1`: read it so.
+      const statement = previous?.tokenType === T.Identifier && startsStatement(tokens, i - 1) && !sameLine(token, tokens[i + 1]);
+      if (statement) {
+        const again = { ...previous, startOffset: token.startOffset, startLine: token.startLine, startColumn: token.startColumn };
+        expanded.set(previous, [retype(previous, T.Let, 'LET'), previous, retype(token, T.Assign, '='), again, retype(token, T.Plus, '+'), retype(token, T.NumberLiteral, '1')]);
+        problems.add(repaired(problem));
+      } else {
+        problems.add(problem);
+      }
       tokens[i] = DROPPED;
       dropped = true;
     } else if (type === T.StringLiteral) {
       // Python's f"...": the f is a name standing right before the string.
       const previous = tokens[i - 1];
       if (previous?.tokenType === T.Identifier && /^[fF]$/.test(previous.image) && previous.startOffset + 1 === token.startOffset) {
-        problems.add(at(previous, 'there are no f-strings: write FORMAT("... {name} ...", { name: value })'));
+        const call = formatCallFor(token.image.slice(1, -1), 'f-string');
+        problems.add(repaired(at(previous, `there are no f-strings: write ${call ?? 'FORMAT("... {name} ...", { name: value })'}`)));
         tokens[i - 1] = DROPPED;
+        tokens[i] = standInToken(token);
         dropped = true;
       }
     } else if (type === T.LeadingDotNumber) {
       const previous = tokens[i - 1];
       const index = previous !== undefined && previous.startOffset + previous.image.length === token.startOffset && isOperandEnd(previous);
       const digits = token.image.slice(1);
-      problems.add(at(token, index ? `to index a list write [${digits}], not .${digits}` : `write 0${token.image}: a number starts with a digit`));
+      problems.add(repaired(at(token, index ? `to index a list write [${digits}], not .${digits}` : `write 0${token.image}: a number starts with a digit`)));
       if (index) {
         // Read `xs.0` as the `xs[0]` it means, so what follows (`.name`) still parses.
         expanded.set(token, [retype(token, T.LBracket, '['), { ...retype(token, T.NumberLiteral, digits), startOffset: token.startOffset + 1, startColumn: token.startColumn! + 1 }, retype(token, T.RBracket, ']')]);
@@ -218,15 +245,21 @@ function* finishLexing(source: string, result: ILexingResult, options: TokenizeO
       }
     } else if (type === T.NumberLiteral && mayOverflow(token.image) && !Number.isFinite(Number(token.image))) {
       problems.add(at(token, `the number ${token.image} is too large`));
+      tokens[i] = standInToken(token);
     } else {
+      // &&, ||, !, <>, ===, += ...: read as the operator they stand for (precedence.ts).
       const problem = HABITS[token.tokenTypeIdx];
-      if (problem) problems.add(at(token, problem(token, tokens[i - 1])));
+      if (problem) problems.add(repaired(at(token, problem(token, tokens[i - 1], plainRest(tokens, i, source)))));
     }
   }
   if (dropped) tokens = tokens.flatMap((t) => (t === DROPPED ? [] : (expanded.get(t) ?? [t])));
   if (!options.expression) {
     markComprehensions(tokens, options.unfinished === true);
+    tokens = yield* rewriteStatements(tokens, problems);
     tokens = yield* recogniseMistakes(tokens, problems);
+    tokens = yield* rewriteOperators(tokens, problems);
+    // An entry still being typed may close its brackets on its next line.
+    if (options.unfinished !== true) tokens = yield* completeLineEnds(tokens, source, problems);
   }
 
   const depth = yield* measureNesting(tokens);
@@ -256,6 +289,29 @@ export function tokensAsWritten(text: string): IToken[] {
   return merged;
 }
 
+/** Tokens a right side shown in a message may hold: nothing another message would correct. */
+const PLAIN: boolean[] = [];
+for (const t of [T.Identifier, T.NumberLiteral, T.StringLiteral, T.Dot, T.Comma, T.LParen, T.RParen, T.LBracket, T.RBracket, T.Plus, T.Minus, T.Star, T.Slash, T.Percent]) {
+  PLAIN[t.tokenTypeIdx!] = true;
+}
+
+/**
+ * The text after tokens[i] to the end of its line, when every token of it is plain and no name in it
+ * is a known mistake (`len`, `True`); undefined otherwise.
+ */
+function plainRest(tokens: IToken[], i: number, source: string): string | undefined {
+  const line = tokens[i]!.startLine;
+  let j = i + 1;
+  for (; j < tokens.length && tokens[j]!.startLine === line; j++) {
+    const t = tokens[j]!;
+    if (!PLAIN[t.tokenTypeIdx] || (t.tokenTypeIdx === T.Identifier.tokenTypeIdx && (nameHint(t.image) !== undefined || /^[a-z]/.test(t.image) && tokens[j + 1]?.image === '('))) return undefined;
+  }
+  if (j === i + 1) return undefined;
+  const last = tokens[j - 1]!;
+  const text = source.slice(tokens[i + 1]!.startOffset, last.startOffset + last.image.length);
+  return text.length <= 60 && !text.includes('\n') ? text : undefined;
+}
+
 /** Whether a number's text could be past the largest number (about 1.8e308): only with an exponent or 309 digits. */
 function mayOverflow(image: string): boolean {
   return image.length > 308 || image.includes('e') || image.includes('E');
@@ -276,12 +332,12 @@ function reportMistakenText(tokens: IToken[], problems: ProblemList): void {
   for (const token of tokens) {
     if (token.tokenType === T.Fence) {
       // Every fence line is the same mistake: report the first only.
-      if (!fenceSeen) problems.add(at(token, "the script is wrapped in a markdown fence: remove the ``` lines (extractScript(reply) takes the script out of a model's reply)"));
+      if (!fenceSeen) problems.add(repaired(at(token, "the script is wrapped in a markdown fence: remove the ``` lines (extractScript(reply) takes the script out of a model's reply)")));
       fenceSeen = true;
     } else if (token.tokenType === T.HashComment) {
-      problems.add(at(token, token.startOffset === 0 && token.image.startsWith('#!') ? 'remove the `#!` line: a script cannot start with one' : 'comments start with `//`, not `#`'));
+      problems.add(repaired(at(token, token.startOffset === 0 && token.image.startsWith('#!') ? 'remove the `#!` line: a script cannot start with one' : 'comments start with `//`, not `#`')));
     } else {
-      problems.add(at(token, 'comments start with `//` (there are no /* */ comments): put // at the start of each comment line'));
+      problems.add(repaired(at(token, 'comments start with `//` (there are no /* */ comments): put // at the start of each comment line')));
     }
   }
 }
@@ -290,25 +346,79 @@ function isOperandEnd(token: IToken): boolean {
   return ENDS_OPERAND[token.tokenTypeIdx] === true;
 }
 
-function badStringProblem(token: IToken): SyntaxProblem {
+function badStringProblem(token: IToken): { problem: SyntaxProblem; closed: boolean } {
   const text = token.image;
+  const closed = text.length > 1 && text.endsWith('"') && /(^|[^\\])(\\\\)*"$/.test(text.slice(1));
   for (let i = text.indexOf('\\', 1); i >= 0 && i < text.length; i = text.indexOf('\\', i + 2)) {
     const next = text[i + 1];
     const unicodeOk = next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6));
     if (next === undefined || (!'"\\/bfnrt'.includes(next) && !unicodeOk)) {
       const shown = next === undefined ? '\\' : next === 'u' ? `\\u${text.slice(i + 2, i + 6)}` : `\\${next}`;
-      return {
-        line: token.startLine!,
-        column: token.startColumn! + i,
-        message: `invalid escape \`${showCharacter(shown)}\` in string: the escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX`,
-      };
+      const message = `invalid escape \`${showCharacter(shown)}\` in string: the escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX${next === undefined || next === 'u' ? '' : ` (for a backslash write \\\\${next})`}`;
+      return { problem: { line: token.startLine!, column: token.startColumn! + i, message }, closed };
     }
   }
   return {
-    line: token.startLine!,
-    column: token.startColumn!,
-    message: 'unterminated string: close it with `"` on the same line (write \\n for a line break)',
+    problem: { line: token.startLine!, column: token.startColumn!, message: 'unterminated string: close it with `"` on the same line (write \\n for a line break)' },
+    closed: false,
   };
+}
+
+/** A rejected character, with what to write instead where that is clear. */
+function characterProblem(char: string, source: string, offset: number, line: number, column: number): SyntaxProblem {
+  const at = { line, column };
+  // `$total` (shell, PHP): the name without its `$` is what was meant.
+  if (char === '$' && /[A-Za-z_]/.test(source[offset + 1] ?? '')) {
+    const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(offset + 1, offset + 41))![0];
+    return repaired({ ...at, message: `unexpected character \`$\`: names have no \`$\`: write ${name}` });
+  }
+  if (char === '?') {
+    const ternary = ternaryAsIf(source, offset);
+    if (ternary !== undefined) return { ...at, message: `unexpected character \`?\`: there is no \`?:\`: write ${ternary}` };
+  }
+  const hint = CHARACTER_HINTS.get(char);
+  const what = char === '`' ? 'backquote' : `character \`${showCharacter(char)}\``;
+  const problem = { ...at, message: `unexpected ${what}${hint ? `: ${hint}` : ''}` };
+  // A `;` between statements: leaving it out is all there is to it.
+  return char === ';' ? repaired(problem) : problem;
+}
+
+/**
+ * `LET label = total > 100 ? "big" : "small"` as the IF that sets the variable on both branches, from
+ * the line's own text; undefined for any other line, or when a part holds another mistake.
+ */
+function ternaryAsIf(source: string, offset: number): string | undefined {
+  const start = source.lastIndexOf('\n', offset) + 1;
+  const end = source.indexOf('\n', offset);
+  const line = source.slice(start, end < 0 ? undefined : end).replace(/\s*\/\/.*$/, '');
+  const parts = /^\s*(?:LET\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.+?)\s*\?\s*([^?:]+?)\s*:\s*([^?:]+?)\s*$/.exec(line);
+  if (parts === null || start + line.indexOf('?') !== offset) return undefined;
+  const [, name, condition, yes, no] = parts as unknown as [string, string, string, string, string];
+  if ([condition, yes, no].some((part) => /===|!==|&&|\|\||'|`|\?/.test(part))) return undefined;
+  const text = `IF ${condition.replace(/^\((.*)\)$/, '$1')} THEN LET ${name} = ${yes} ELSE LET ${name} = ${no} END`;
+  return text.length <= 160 ? text : undefined;
+}
+
+/** A single-quoted string's body as a double-quoted string literal; undefined if its escapes are not Nuwa's. */
+function doubleQuoted(inner: string): string | undefined {
+  const image = `"${inner.replace(/\\'/g, "'").replace(/(^|[^\\])((?:\\\\)*)"/g, '$1$2\\"')}"`;
+  try {
+    JSON.parse(image);
+    return image;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the token at `i` starts a statement (first token, or after one that ends an operand or a header). */
+function startsStatement(tokens: IToken[], i: number): boolean {
+  const previous = tokens[i - 1];
+  if (previous === undefined) return true;
+  return previous.startLine !== tokens[i]!.startLine || previous.tokenType === T.Then || previous.tokenType === T.Do || previous.tokenType === T.Else;
+}
+
+function sameLine(a: IToken, b: IToken | undefined): boolean {
+  return b !== undefined && b.startLine === a.startLine;
 }
 
 // What each token type does to the nesting depth, indexed by tokenTypeIdx (one array read per

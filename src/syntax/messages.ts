@@ -34,7 +34,7 @@ function oneOf(labels: string[]): string {
 
 // A Map, not an object: a stray token's text (`constructor`...) must never find Object.prototype.
 const CLOSERS: ReadonlyMap<string, string> = new Map([
-  ['END', 'there is no open IF, FOR or WHILE for this `END` to close'],
+  ['END', 'there is no open IF or FOR for this `END` to close'],
   ['THEN', '`THEN` belongs after the condition of an IF'],
   ['ELSE', '`ELSE` belongs inside an IF ... END'],
   ['DO', '`DO` belongs after FOR x IN list'],

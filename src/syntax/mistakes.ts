@@ -14,7 +14,7 @@
 import type { IToken, TokenType } from './chevrotain.js';
 import * as T from './tokens.js';
 import { callToolHint, constructHint, keywordCaseHint, literalHint, LITERAL_WORDS, MISTAKE_WORDS, printHint } from './hints.js';
-import type { ProblemList } from './problems.js';
+import { repaired, type ProblemList } from './problems.js';
 
 // Open blocks, as the pass sees them: which part of the block the walk is in.
 const enum Part {
@@ -70,7 +70,7 @@ const isIdentifier = (token: IToken | undefined): boolean => is(token, T.Identif
 const sameLine = (a: IToken, b: IToken | undefined): boolean => b !== undefined && b.startLine === a.startLine;
 
 /** Tokens walked between two pauses of a sliced parse (a power of two; see lexer.ts). */
-const STEP_MASK = 0x7fff;
+export const STEP_MASK = 0x7fff;
 
 /**
  * Rewrites `tokens` in place (and returns the possibly shorter list); problems go to `problems`. A
@@ -82,7 +82,14 @@ export function* recogniseMistakes(tokens: IToken[], problems: ProblemList): Gen
   const bound = new Set<string>();
   const literals: Array<{ at: number; literal: 'true' | 'false' | 'null' }> = [];
   let removed = false;
-  const report = (token: IToken, message: string) => problems.add({ line: token.startLine!, column: token.startColumn!, message });
+  /** Tokens to insert before (or after) a token of the stream, where the pass repairs what is missing. */
+  const before = new Map<IToken, IToken[]>();
+  const after = new Map<IToken, IToken[]>();
+  const report = (token: IToken, message: string, fixed = false) => {
+    const problem = { line: token.startLine!, column: token.startColumn!, message };
+    problems.add(fixed ? repaired(problem) : problem);
+  };
+  const insert = { before, after };
 
   let previous: IToken | undefined;
   for (let i = 0; i < tokens.length; i++) {
@@ -107,22 +114,26 @@ export function* recogniseMistakes(tokens: IToken[], problems: ProblemList): Gen
         const word = MISTAKE_WORDS.get(name);
         let type: TokenType | undefined;
         let message: string | undefined;
+        /** Whether the retyped token is what the author meant there (problems.ts). */
+        let fixed = false;
         switch (word?.kind) {
           case 'keyword':
             if (comprehensionWord(word.keyword, tokens, i, previous, state)) {
               // Python's `[x for x in xs if x]`: the comprehension's FOR or IF, lowercase.
               type = word.keyword === 'FOR' ? T.ComprehensionFor : word.keyword === 'IF' ? T.ComprehensionIf : T.Else;
-              message = keywordCaseHint(word.keyword);
+              message = word.keyword === 'FOR' ? comprehensionCaseHint(tokens, i) : keywordCaseHint(word.keyword);
               elseInBrackets = type === T.Else;
+              fixed = type !== T.Else;
             } else if (isKeywordHere(word.keyword, tokens, i, previous, top, atStatementStart, state.blocks.length > 0)) {
               type = KEYWORD_TYPES.get(word.keyword)!;
               // `x in list` outside a FOR header is reported by the expression builder ("use CONTAINS");
               // after a comprehension's `FOR x` the grammar takes it as the IN it is, so it is reported here.
               if (!(word.keyword === 'IN' && top !== Part.ForHead && !is(tokens[i - 2], T.ComprehensionFor))) message = keywordCaseHint(word.keyword);
+              fixed = true;
             }
             break;
           case 'elseif':
-            if (atStatementStart && top === Part.IfBody) [type, message] = [T.ElseIf, constructHint(name)];
+            if (atStatementStart && top === Part.IfBody) [type, message, fixed] = [T.ElseIf, constructHint(name), true];
             break;
           case 'while':
             if (atStatementStart && next !== undefined && STARTS_OPERAND[next.tokenTypeIdx]) [type, message] = [T.While, constructHint(name)];
@@ -131,27 +142,37 @@ export function* recogniseMistakes(tokens: IToken[], problems: ProblemList): Gen
             if (atStatementStart) [type, message] = [T.Jump, constructHint(name)];
             break;
           case 'end':
-            if (atStatementStart && state.blocks.length > 0) [type, message] = [T.End, constructHint(name)];
+            // (`fi` and `done` are names too: only a word alone on its line closes a block.)
+            if (atStatementStart && state.blocks.length > 0 && (!/^(fi|done)$/i.test(name) || !sameLine(token, next))) [type, message, fixed] = [T.End, constructHint(name), true];
             break;
           case 'literal':
             if (!is(next, T.Assign)) literals.push({ at: i, literal: word.literal });
             break;
           case 'print':
-            if (atStatementStart && sameLine(token, next) && STARTS_OPERAND[next!.tokenTypeIdx] && !is(next, T.LParen)) report(token, printHint(name, restOfLine(tokens, i + 1)));
+            if (atStatementStart && sameLine(token, next) && STARTS_OPERAND[next!.tokenTypeIdx] && !is(next, T.LParen)) {
+              // `PRINT total`: read as PRINT(total), up to the end of the line, when its brackets balance there.
+              const last = lastOnLine(tokens, i + 1);
+              if (last !== undefined) {
+                token = tokens[i] = retype(token, T.Identifier, 'PRINT');
+                insert.after.set(token, [retype(next!, T.LParen, '(')]);
+                insert.after.set(tokens[last]!, [...(insert.after.get(tokens[last]!) ?? []), retype(tokens[last]!, T.RParen, ')')]);
+              }
+              report(token, printHint(name, restOfLine(tokens, i + 1)), last !== undefined);
+            }
             break;
         }
         if (type) {
           token = tokens[i] = retype(token, type);
-          if (message) report(token, message);
+          if (message) report(token, message, fixed);
         } else if (word === undefined || word.kind === 'print') {
-          reportNameMisuse(tokens, i, previous, atStatementStart, report);
+          reportNameMisuse(tokens, i, previous, atStatementStart, report, insert);
         }
       }
     }
 
     // `END IF` / `END FOR` at the end of a line: END alone closes any block.
     if (token.tokenTypeIdx === END && sameLine(token, next) && /^(if|for|while)$/i.test(next!.image) && !sameLine(next!, tokens[i + 2])) {
-      report(next!, `write END alone: END closes any block (there is no END ${next!.image.toUpperCase()})`);
+      report(next!, `write END alone: END closes any block (there is no END ${next!.image.toUpperCase()})`, true);
       tokens[i + 1] = REMOVED;
       removed = true;
     }
@@ -164,9 +185,83 @@ export function* recogniseMistakes(tokens: IToken[], problems: ProblemList): Gen
     const token = tokens[at]!;
     if (bound.has(token.image)) continue;
     tokens[at] = retype(token, LITERAL_TYPES.get(literal)!);
-    report(token, literalHint(literal));
+    report(token, literalHint(literal), true);
   }
-  return removed ? tokens.filter((t) => t !== REMOVED) : tokens;
+  if (before.size === 0 && after.size === 0) return removed ? tokens.filter((t) => t !== REMOVED) : tokens;
+  const out: IToken[] = [];
+  for (const token of tokens) {
+    if (token === REMOVED) continue;
+    const first = before.get(token);
+    if (first) out.push(...first);
+    out.push(token);
+    const then = after.get(token);
+    if (then) out.push(...then);
+  }
+  return out;
+}
+
+/**
+ * The index of the last token on the line that starts at `start`, when the brackets opened on that
+ * line close on it (so the line is one complete piece); undefined otherwise.
+ */
+function lastOnLine(tokens: IToken[], start: number): number | undefined {
+  let depth = 0;
+  let i = start;
+  for (; i < tokens.length && tokens[i]!.startLine === tokens[start]!.startLine; i++) {
+    const type = tokens[i]!.tokenTypeIdx;
+    if (OPENS[type]) depth++;
+    else if (CLOSES[type] && --depth < 0) return undefined;
+    else if (STATEMENT_KEYWORDS[type]) return undefined;
+  }
+  return depth === 0 && i > start ? i - 1 : undefined;
+}
+
+/**
+ * Python's `[d.amount for d in deals if d.ok]`: one message at the `for` with the whole
+ * comprehension as it is written in Nuwa (every keyword uppercase), when it fits on a line.
+ */
+function comprehensionCaseHint(tokens: IToken[], i: number): string {
+  let open = i;
+  for (let depth = 0; open > 0; open--) {
+    const type = tokens[open - 1]!.tokenTypeIdx;
+    if (CLOSES[type]) depth++;
+    else if (OPENS[type]) {
+      if (depth === 0) break;
+      depth--;
+    }
+  }
+  const start = open - 1;
+  if (start < 0 || tokens[start]!.tokenTypeIdx !== LBRACKET) return keywordCaseHint('FOR');
+  let end = i;
+  for (let depth = 0; end < tokens.length; end++) {
+    const type = tokens[end]!.tokenTypeIdx;
+    if (OPENS[type]) depth++;
+    else if (CLOSES[type] && --depth < 0) break;
+  }
+  if (end >= tokens.length || end - start > 40) return keywordCaseHint('FOR');
+  const words = tokens.slice(start, end + 1).map((token) => {
+    const word = MISTAKE_WORDS.get(token.image);
+    return word?.kind === 'keyword' && ['FOR', 'IN', 'IF', 'AND', 'OR', 'NOT'].includes(word.keyword) ? word.keyword : word?.kind === 'literal' ? word.literal : token.image;
+  });
+  // The example shows only what the comprehension is in Nuwa: not with a part that is another
+  // mistake (Python's `x if c else y`, `&&`), which its own message reports.
+  const foreign = tokens.slice(start, end + 1).some((token, k) => /^(else|elif)$/i.test(words[k]!) || FOREIGN_OPERATORS[token.tokenTypeIdx] === true);
+  if (foreign) return keywordCaseHint('FOR');
+  return `keywords are uppercase: write \`FOR\`, as in ${joinTokens(tokens.slice(start, end + 1), words)}`;
+}
+
+/** Operators of other languages, which a suggestion never shows. */
+const FOREIGN_OPERATORS = index([T.AmpAmp, T.BarBar, T.Bang, T.StrictEquality, T.LessGreater, T.CompoundAssign, T.Increment, T.Arrow, T.Spread]);
+
+/** Tokens as text, a space where the source had one. */
+function joinTokens(tokens: IToken[], images = tokens.map((t) => t.image)): string {
+  let text = '';
+  for (let k = 0; k < tokens.length; k++) {
+    const previous = tokens[k - 1];
+    if (previous && tokens[k]!.startOffset > previous.startOffset + previous.image.length) text += ' ';
+    text += images[k];
+  }
+  return text;
 }
 
 /** The text of the tokens from `start` to the end of its line, as written (for quoting in a message). */
@@ -265,23 +360,37 @@ function isKeywordHere(keyword: string, tokens: IToken[], i: number, previous: I
 /**
  * An ordinary name in a place that shows a mistake: `get_weather { ... }` (CALL forgotten),
  * `total = 1` at the start of a statement (LET forgotten), `item.price = 2` (objects cannot be
- * changed in place).
+ * changed in place). Each is read as what it means, with the keyword inserted: CALL get_weather
+ * { ... }, LET total = 1, and LET item.price = 2, whose LET rule suggests SET (grammar.ts).
  */
-function reportNameMisuse(tokens: IToken[], i: number, previous: IToken | undefined, atStatementStart: boolean, report: (token: IToken, message: string) => void): void {
+function reportNameMisuse(
+  tokens: IToken[],
+  i: number,
+  previous: IToken | undefined,
+  atStatementStart: boolean,
+  report: (token: IToken, message: string, fixed?: boolean) => void,
+  insert: { before: Map<IToken, IToken[]> },
+): void {
   const token = tokens[i]!;
   const next = tokens[i + 1];
   if (next === undefined) return;
   if (is(next, T.LBrace) && (atStatementStart || (previous !== undefined && VALUE_BEFORE[previous.tokenTypeIdx] === true))) {
-    report(token, callToolHint(token.image));
+    report(token, callToolHint(token.image), true);
+    insert.before.set(token, [retype(token, T.Call, 'CALL')]);
     return;
   }
   if (!atStatementStart) return;
   if (is(next, T.Assign)) {
-    report(token, `to set a variable, write LET ${token.image} = ...`);
-    tokens[i + 1] = retype(next, T.ReportedAssign);
+    report(token, `to set a variable, write LET ${token.image} = ...`, true);
+    insert.before.set(token, [retype(token, T.Let, 'LET')]);
     return;
   }
-  // A member or index chain, then `=`: skip `.name` and balanced `[...]`.
+  // `total += x`: the lexer reported the `+=`; the LET rule reads it as LET total = total + x.
+  if (is(next, T.CompoundAssign)) {
+    insert.before.set(token, [retype(token, T.Let, 'LET')]);
+    return;
+  }
+  // A member or index chain, then `=` (or `+=`): skip `.name` and balanced `[...]`.
   let j = i + 1;
   while (j < tokens.length) {
     const t = tokens[j]!;
@@ -295,9 +404,9 @@ function reportNameMisuse(tokens: IToken[], i: number, previous: IToken | undefi
       j++;
     } else break;
   }
-  if (j > i + 1 && is(tokens[j], T.Assign)) {
-    report(tokens[j]!, `lists and objects cannot be changed in place: build a new one and LET the variable (LET ${token.image} = APPEND(...), or a new { ... })`);
-    tokens[j] = retype(tokens[j]!, T.ReportedAssign);
+  if (j > i + 1 && (is(tokens[j], T.Assign) || is(tokens[j], T.CompoundAssign))) {
+    // Reported by the LET rule, which knows the whole target.
+    insert.before.set(token, [retype(token, T.Let, 'LET')]);
   }
 }
 

@@ -10,8 +10,10 @@ import type { ParsedTokens } from './parser.js';
 import * as T from './tokens.js';
 import { balanceBlocks } from './blocks.js';
 import { parseScriptTokens } from './stage.js';
+import { isRecoveryProblem } from './parser.js';
+import { isolateLines } from './isolate.js';
 import { anyCall } from './nodes.js';
-import { byPosition, ProblemList, REPORTED_PROBLEMS } from './problems.js';
+import { byPosition, isRepaired, ProblemList, REPORTED_PROBLEMS } from './problems.js';
 
 export interface ParseOptions {
   /** Used in error positions. */
@@ -27,10 +29,34 @@ export function parse(source: string, options: ParseOptions = {}): Program {
 export type ParseOutcome = { program: Program } | { problems: SyntaxProblem[]; /** All problems found, listed or not. */ problemCount?: number };
 
 /**
+ * What error recovery made of a script with syntax errors: the tree, with stand-ins where text was
+ * skipped or a value could not be recovered (nodes.ts), and whether every problem was repaired where
+ * it stands (problems.ts), so that the tree is the script its author meant.
+ */
+export interface Recovered {
+  program: Program;
+  repaired: boolean;
+}
+
+export type RecoveringOutcome = { program: Program } | { problems: SyntaxProblem[]; problemCount?: number; recovered?: Recovered };
+
+/**
  * Parses without throwing. (The second argument is ignored: deep text no longer goes to a worker
  * thread, and callers written for that version may still pass `{ allowWorker }`.)
  */
 export function parseProblems(source: string, _options?: { allowWorker?: boolean }): ParseOutcome {
+  const outcome = parseWithRecovery(source);
+  if (!('recovered' in outcome)) return outcome;
+  const { recovered: _, ...problems } = outcome;
+  return problems;
+}
+
+/**
+ * parseProblems, and for a script with syntax errors also what error recovery made of it (absent
+ * for text the grammar never ran on: hopeless or nested too deep). The checker reads it to report
+ * the script's other mistakes together with its syntax errors (check/recovered.ts).
+ */
+export function parseWithRecovery(source: string): RecoveringOutcome {
   if (typeof source !== 'string') {
     return { problems: [{ line: 1, column: 1, message: `a script must be text, not ${source === null ? 'null' : typeof source}` }] };
   }
@@ -45,13 +71,14 @@ export function parseProblems(source: string, _options?: { allowWorker?: boolean
   }
 }
 
-function parseText(source: string): ParseOutcome {
+function parseText(source: string): RecoveringOutcome {
   const lexed = tokenize(source);
   const early = stopsAtTokens(lexed);
   if (early !== undefined) return early;
   const blockProblems = new ProblemList();
   const tokens = balanceBlocks(lexed.tokens, blockProblems);
-  return outcome(lexed, blockProblems, parseScriptTokens(tokens, lexed.maxNesting));
+  const { parsed, isolated } = isolateFailures(lexed, tokens, parseScriptTokens(tokens, lexed.maxNesting));
+  return outcome(lexed, blockProblems, parsed, isolated);
 }
 
 /** Text with problems that the grammar must not see, or would only add noise to. */
@@ -63,7 +90,33 @@ function stopsAtTokens(lexed: LexResult): ParseOutcome | undefined {
   return undefined;
 }
 
-function outcome(lexed: LexResult, blockProblems: ProblemList, parsed: ParsedTokens): ParseOutcome {
+/**
+ * Where the grammar failed, keep the failure on its line (isolate.ts): the failing lines are parsed
+ * again with their unreadable parts standing in as unknown values, so recovery's guesses add no
+ * errors elsewhere. The parse and the lines it isolated.
+ */
+function isolateFailures(lexed: LexResult, tokens: IToken[], parsed: ParsedTokens): { parsed: ParsedTokens; isolated: Set<number> } {
+  const failing = new Set(parsed.problems.filter(isRecoveryProblem).map((problem) => problem.line));
+  const isolation = failing.size > 0 && failing.size <= REPORTED_PROBLEMS ? isolateLines(tokens, failing) : undefined;
+  if (isolation === undefined) return { parsed, isolated: new Set() };
+  const on = (problem: SyntaxProblem) => isolation.isolated.has(problem.line);
+  const again = parseScriptTokens(isolation.tokens, lexed.maxNesting);
+  if (again.problems.filter((p) => !on(p)).length > parsed.problems.filter((p) => !on(p)).length) return { parsed, isolated: new Set() };
+  // The first failure on each isolated line is its error (unless the lexer or the mistakes pass
+  // already said what is wrong there); what recovery made of the rest of the line, noise.
+  const first = new Set<number>(lexed.problems.map((p) => p.line));
+  const kept = parsed.problems.filter((p) => on(p) && (!isRecoveryProblem(p) || (!first.has(p.line) && first.add(p.line))));
+  return {
+    parsed: {
+      ...again,
+      problems: [...kept, ...again.problems.filter((p) => !on(p))],
+      notes: [...parsed.notes.filter(on), ...again.notes.filter((p) => !on(p))],
+    },
+    isolated: isolation.isolated,
+  };
+}
+
+function outcome(lexed: LexResult, blockProblems: ProblemList, parsed: ParsedTokens, isolated: ReadonlySet<number> = new Set()): RecoveringOutcome {
   const count = lexed.problemCount + blockProblems.count + parsed.problems.length;
   if (count === 0) {
     const program: Program = { type: 'Program', body: parsed.body, line: 1, column: 1, hasCall: anyCall(parsed.body) };
@@ -71,7 +124,17 @@ function outcome(lexed: LexResult, blockProblems: ProblemList, parsed: ParsedTok
     return { program };
   }
   // The script will not run: report the certain run-time mistakes too, so one retry fixes all.
-  return finish([...lexed.problems, ...blockProblems.list, ...parsed.problems, ...parsed.notes], count + parsed.notes.length);
+  const outcome = finish([...lexed.problems, ...blockProblems.list, ...parsed.problems, ...parsed.notes], count + parsed.notes.length);
+  const found = [...lexed.problems, ...blockProblems.list, ...parsed.problems];
+  // An isolated line's failure left a stand-in in a statement of the right kind: the structure holds.
+  const repaired = found.length === count && found.every((p) => isRepaired(p) || (isolated.has(p.line) && isRecoveryProblem(p)));
+  // The tree is never run now: read each noted call as what it means, for the checker.
+  for (const [call, meant] of parsed.noteRepairs) {
+    for (const key of Object.keys(call)) delete (call as unknown as Record<string, unknown>)[key];
+    Object.assign(call, meant);
+  }
+  const program: Program = { type: 'Program', body: parsed.body, line: 1, column: 1, hasCall: anyCall(parsed.body) };
+  return { ...outcome, recovered: { program, repaired } };
 }
 
 /** Text longer than this is parsed in slices by parseInSlices; shorter text in one step. */
@@ -104,7 +167,7 @@ export async function parseInSlices(source: string, options: ParseOptions, betwe
       await between();
       const blockProblems = new ProblemList();
       const tokens = balanceBlocks(lexed.tokens, blockProblems);
-      const parsed: ParsedTokens = { body: [], comprehensions: 0, problems: [], notes: [] };
+      const parsed: ParsedTokens = { body: [], comprehensions: 0, problems: [], notes: [], noteRepairs: [] };
       for (const piece of topLevelPieces(tokens, PARSE_SLICE_TOKENS)) {
         await between();
         const part = parseScriptTokens(piece, lexed.maxNesting);
@@ -112,6 +175,7 @@ export async function parseInSlices(source: string, options: ParseOptions, betwe
         parsed.comprehensions += part.comprehensions;
         for (const problem of part.problems) parsed.problems.push(problem);
         for (const note of part.notes) parsed.notes.push(note);
+        for (const repair of part.noteRepairs) parsed.noteRepairs.push(repair);
       }
       result = outcome(lexed, blockProblems, parsed);
     }

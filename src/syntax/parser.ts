@@ -8,7 +8,8 @@ import * as T from './tokens.js';
 import { unexpectedTokenMessage } from './messages.js';
 import { nameHint } from './hints.js';
 import { MAX_REPETITION_RECOVERIES, sharedParser, type PrebuiltToken } from './grammar.js';
-import { REPORTED_PROBLEMS } from './problems.js';
+import { isRepaired, repaired, REPORTED_PROBLEMS } from './problems.js';
+import { pending } from './methods.js';
 import type { SyntaxProblem } from '../errors.js';
 
 export interface ParsedTokens {
@@ -18,13 +19,17 @@ export interface ParsedTokens {
   problems: SyntaxProblem[];
   /** Certain run-time mistakes in valid syntax (grammar.ts `notes`), reported only alongside syntax errors. */
   notes: SyntaxProblem[];
+  /** What the noted calls mean (grammar.ts `noteRepairs`). */
+  noteRepairs: Array<[A.FunctionCall, A.Expression]>;
 }
 
 /** Starts a parse: problems and notes are collected over every piece until `finish`. */
 export function beginParse(): void {
   const parser = sharedParser();
+  pending.clear();
   parser.extraProblems = [];
   parser.notes = [];
+  parser.noteRepairs = [];
   parser.comprehensions = 0;
   parser.repetitionRecoveries = MAX_REPETITION_RECOVERIES;
 }
@@ -36,7 +41,7 @@ export function parseTokens(tokens: IToken[], { fresh = true }: { fresh?: boolea
   const body: A.Statement[] = [];
   const problems: SyntaxProblem[] = [];
   runWithRestarts(tokens, undefined, () => parser.script(), body, problems);
-  return { body, comprehensions: parser.comprehensions, problems: [...problems, ...collectExtra(tokens)].slice(0, REPORTED_PROBLEMS * 2), notes: parser.notes };
+  return { body, comprehensions: parser.comprehensions, problems: [...problems, ...collectExtra(tokens)].slice(0, REPORTED_PROBLEMS * 2), notes: parser.notes, noteRepairs: parser.noteRepairs };
 }
 
 /**
@@ -69,9 +74,30 @@ function collectExtra(tokens: IToken[]): SyntaxProblem[] {
   const out: SyntaxProblem[] = [];
   for (const { problem, token } of parser.extraProblems) {
     const hint = token && hintNear(tokens, token);
-    out.push(hint && !problem.message.includes(hint) ? { ...problem, message: `${problem.message}: ${hint}` } : problem);
+    if (!hint || problem.message.includes(hint)) out.push(problem);
+    else {
+      const hinted = { ...problem, message: `${problem.message}: ${hint}` };
+      out.push(isRepaired(problem) ? repaired(hinted) : hinted);
+    }
   }
   parser.extraProblems = [];
+  out.push(...unusedPieces());
+  return out;
+}
+
+/**
+ * Arrow functions and spreads no method took (`LET double = x => x * 2`, `[...a, ...b]`): each is
+ * reported on its own. Their stand-ins are values nobody knows, so the tree keeps its shape.
+ */
+function unusedPieces(): SyntaxProblem[] {
+  const out: SyntaxProblem[] = [];
+  for (const { at } of pending.lambdas.values()) {
+    out.push(repaired({ ...at, message: 'there are no functions or arrow functions (`=>`): use a list comprehension, [expression FOR x IN list IF condition], or a FOR loop' }));
+  }
+  for (const at of pending.spreads.values()) {
+    out.push(repaired({ ...at, message: 'there is no spread (`...`): pass the list itself (MAX(list), SUM(list)); to join two lists, APPEND the items of one to the other in a FOR loop' }));
+  }
+  pending.clear();
   return out;
 }
 
@@ -100,7 +126,20 @@ export function parseSegment<K extends 'expression' | 'block'>(
   return { result: expression as never, problems };
 }
 
+/** The problems where the grammar itself failed (error recovery took over there), as opposed to those its actions report. */
+const recoveryProblems = new WeakSet<SyntaxProblem>();
+
+export function isRecoveryProblem(problem: SyntaxProblem): boolean {
+  return recoveryProblems.has(problem);
+}
+
 function problemOf(tokens: IToken[], token: IToken, previous: IToken | undefined, message: string, follower?: IToken): SyntaxProblem {
+  const problem = locate(tokens, token, previous, message, follower);
+  recoveryProblems.add(problem);
+  return problem;
+}
+
+function locate(tokens: IToken[], token: IToken, previous: IToken | undefined, message: string, follower?: IToken): SyntaxProblem {
   const hint = hintNear(tokens, token);
   const text = hint && !message.includes(hint) ? `${message}: ${hint}` : message;
   // At the end of the text Chevrotain reports the EOF token, which has no position: point just

@@ -5,10 +5,16 @@
 import type { IToken } from 'chevrotain';
 import * as T from './tokens.js';
 import { expressionName } from './hints.js';
-import type { BinaryExpression, Expression, LogicalExpression, UnaryExpression } from './ast.js';
+import { pending as unresolved } from './methods.js';
+import { notePlusChain, placeholder } from './nodes.js';
+import { printOr } from './print.js';
+import { repaired } from './problems.js';
+import type { BinaryExpression, Expression, UnaryExpression } from './ast.js';
 import type { SyntaxProblem } from '../errors.js';
 
 const BINARY_PRECEDENCE: Record<string, number> = {
+  // An arrow function's body is everything after its `=>` (methods.ts reads it).
+  '=>': 0,
   OR: 1,
   AND: 2,
   '==': 4, '!=': 4, '=': 4,
@@ -16,7 +22,7 @@ const BINARY_PRECEDENCE: Record<string, number> = {
   '+': 6, '-': 6,
   '*': 7, '/': 7, '%': 7,
 };
-const PREFIX_PRECEDENCE: Record<string, number> = { NOT: 3, '-': 8, '+': 8 };
+const PREFIX_PRECEDENCE: Record<string, number> = { NOT: 3, '-': 8, '+': 8, '...': 8 };
 
 /**
  * Operators of other languages, already reported (by the lexer or the mistakes pass), read as the
@@ -25,7 +31,7 @@ const PREFIX_PRECEDENCE: Record<string, number> = { NOT: 3, '-': 8, '+': 8 };
 const MEANS: ReadonlyMap<string, string> = new Map([
   ['&&', 'AND'], ['&', 'AND'], ['||', 'OR'], ['|', 'OR'], ['<>', '!='], ['!', 'NOT'], ['===', '=='], ['!==', '!='],
   ['and', 'AND'], ['or', 'OR'], ['not', 'NOT'], ['in', 'IN'], ['And', 'AND'], ['Or', 'OR'], ['Not', 'NOT'], ['In', 'IN'],
-  ['+=', '='], ['-=', '='], ['*=', '='], ['/=', '='], ['%=', '='],
+  ['+=', '='], ['-=', '='], ['*=', '='], ['/=', '='], ['%=', '='], ['=>', '=>'], ['...', '...'],
 ]);
 const meaning = (token: IToken): string => MEANS.get(token.image) ?? token.image;
 
@@ -92,16 +98,17 @@ export function buildExpression(
     }
     if (wantOperand) return undefined;
     if (token.tokenType === T.Assign) {
-      report({ line: token.startLine!, column: token.startColumn!, message: '`=` is not an operator: use `==` to compare, or LET name = value to assign' }, token);
+      report(repaired({ line: token.startLine!, column: token.startColumn!, message: '`=` is not an operator: use `==` to compare, or LET name = value to assign' }), token);
     } else if (meaning(token) === 'IN') {
       const list = nextOperand(pieces, kinds, i);
       const item = output[output.length - 1]!;
+      const contains = `CONTAINS(${list ? printOr(list, expressionName(list, 'list')) : 'list'}, ${printOr(item, expressionName(item, 'x'))})`;
       report(
-        {
+        repaired({
           line: token.startLine!,
           column: token.startColumn!,
-          message: `there is no \`${token.image}\` operator: to test membership write CONTAINS(${list ? expressionName(list, 'list') : 'list'}, ${expressionName(item, 'x')})`,
-        },
+          message: `there is no \`${token.image}\` operator: to test membership write ${contains}`,
+        }),
         token,
       );
     }
@@ -123,7 +130,12 @@ function nextOperand(pieces: ReadonlyArray<Expression | IToken>, kinds: readonly
   return undefined;
 }
 
-function unary(token: IToken, operand: Expression): UnaryExpression {
+function unary(token: IToken, operand: Expression): Expression {
+  if (token.tokenType === T.Spread) {
+    // `...xs`: the list itself, for MAX(...xs); reported where it is used (methods.ts), or on its own.
+    unresolved.spreads.set(operand, { line: token.startLine!, column: token.startColumn! });
+    return operand;
+  }
   return {
     type: 'Unary',
     operator: meaning(token) as UnaryExpression['operator'],
@@ -134,13 +146,24 @@ function unary(token: IToken, operand: Expression): UnaryExpression {
   };
 }
 
-function binary(token: IToken, left: Expression, right: Expression): BinaryExpression | LogicalExpression {
+function binary(token: IToken, left: Expression, right: Expression): Expression {
   const meant = meaning(token);
   const line = token.startLine!;
   const column = token.startColumn!;
   const hasCall = left.hasCall || right.hasCall;
+  if (meant === '=>') {
+    // An arrow function: a stand-in, which a method that takes it (xs.filter(x => ...)) reads.
+    const params = unresolved.lambdaParams.get(`${left.line}:${left.column}`) ?? (left.type === 'Variable' ? [left.name] : []);
+    const node = placeholder();
+    unresolved.lambdas.set(node, { params, body: right, at: { line, column } });
+    return node;
+  }
   if (meant === 'AND' || meant === 'OR') return { type: 'Logical', operator: meant, left, right, line, column, hasCall };
-  // `=`, `+=` and IN were reported: any operator keeps the tree whole, and it is never run.
-  const operator = meant === '=' || meant === 'IN' ? '==' : (meant as BinaryExpression['operator']);
-  return { type: 'Binary', operator, left, right, line, column, hasCall };
+  // x IN list means CONTAINS(list, x) (reported above).
+  if (meant === 'IN') return { type: 'FunctionCall', name: 'CONTAINS', arguments: [right, left], line, column, hasCall };
+  // `=` and `+=` were reported: `==` keeps the tree whole.
+  const operator = meant === '=' ? '==' : (meant as BinaryExpression['operator']);
+  const node: BinaryExpression = { type: 'Binary', operator, left, right, line, column, hasCall };
+  notePlusChain(node);
+  return node;
 }

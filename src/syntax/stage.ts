@@ -37,7 +37,7 @@ export function parseScriptTokens(tokens: IToken[], maxNesting: number, height =
   const problems: SyntaxProblem[] = [];
   const staged = stage(tokens, problems, height);
   const parsed = parseTokens(staged, { fresh: false });
-  return { body: parsed.body, comprehensions: parsed.comprehensions, problems: [...problems, ...parsed.problems], notes: parsed.notes };
+  return { body: parsed.body, comprehensions: parsed.comprehensions, problems: [...problems, ...parsed.problems], notes: parsed.notes, noteRepairs: parsed.noteRepairs };
 }
 
 interface Group {

@@ -130,6 +130,10 @@ export const SingleQuotedString = createToken({ name: 'SingleQuotedString', patt
 /** A JavaScript template literal: reported ("use FORMAT") and handed on as a string. */
 export const TemplateString = createToken({ name: 'TemplateString', pattern: /`[^`]*`/, start_chars_hint: ['`'], line_breaks: true });
 
+/** `...xs`, JavaScript's spread: read as the list itself, reported where it is used (methods.ts). */
+export const Spread = createToken({ name: 'Spread', pattern: '...', label: '`...`', categories: [PrefixOperator] });
+/** `x => x.ok`, an arrow function: read as one so that `xs.filter(x => x.ok)` can be repaired (methods.ts). */
+export const Arrow = createToken({ name: 'Arrow', pattern: '=>', label: '`=>`', categories: [BinaryOperator] });
 /** `.5`: reported ("write 0.5", or after a value "write x[5]") and handed on as a number. */
 export const LeadingDotNumber = createToken({ name: 'LeadingDotNumber', pattern: /\.\d+(?:[eE][+-]?\d+)?/, start_chars_hint: ['.'], line_breaks: false });
 export const NumberLiteral = createToken({ name: 'NumberLiteral', pattern: /\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/, start_chars_hint: DIGITS, line_breaks: false, label: 'a number' });
@@ -227,11 +231,12 @@ export const allTokens: TokenType[] = [
   BadString,
   SingleQuotedString,
   TemplateString,
+  Spread,
   LeadingDotNumber,
   NumberLiteral,
   Let, Call, If, Then, Else, End, For, In, Do, And, Or, Not, Calc, True, False, Null,
   Identifier,
-  StrictEquality, EqualEqual, NotEqual, LessGreater, LessEqual, GreaterEqual, Less, Greater, Increment, CompoundAssign, Assign,
+  StrictEquality, Arrow, EqualEqual, NotEqual, LessGreater, LessEqual, GreaterEqual, Less, Greater, Increment, CompoundAssign, Assign,
   Plus, Minus, Star, Slash, Percent, AmpAmp, BarBar, Bang,
   Dot, Comma, Colon, LParen, RParen, LBracket, RBracket, LBrace, RBrace,
   BinaryOperator, PrefixOperator, AnyAssign, ThenWord, DoWord, KeySeparator,

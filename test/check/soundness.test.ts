@@ -10,6 +10,12 @@
 // error, loops that keep what they knew of the variables they change, a failing IF branch joined
 // as if it went on, argument values computed at run time judged, open result schemas read as closed;
 // the element of a list comprehension checked as if it certainly ran.)
+//
+// The same property holds beside a syntax error: one line of the script is broken (BREAKS), `check`
+// reports the syntax error and its findings, and the script without the break is run: every
+// finding must be certain there, since a model fixes the syntax error and runs that script.
+// (Mistakes it caught while it was written: an operator whose operand recovery made up, a CALL
+// whose arguments lost one to a missing comma on the next line.) SOUNDNESS_RUNS=4000 runs it longer.)
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { check, Interpreter, NuwaError, ToolRegistry } from '../../src/index.js';
@@ -338,12 +344,18 @@ function registry(marks: number[]): ToolRegistry {
  * property is not vacuous). An error certain where it stands stops the run there: once the run
  * reaches the error's marker, it fails without reaching any marker outside that statement.
  */
-async function verify(seed: number): Promise<boolean> {
+async function verify(seed: number, breakIt?: (source: string, random: Random) => string): Promise<boolean> {
   const { source, extent } = generate(seed);
   const marks: number[] = [];
   const tools = registry(marks);
-  const errors = check(source, tools, { variables: INITIAL }).filter((p) => p.severity === 'error');
-  expect(errors.filter((e) => e.kind === 'SyntaxError'), source).toEqual([]);
+  // With `breakIt`, the errors are those check finds beside a syntax error put into the script, and
+  // the run is of the script without it: a finding must stay certain once the syntax error is fixed.
+  const broken = breakIt?.(source, new Random(seed + 1));
+  const checked = check(broken ?? source, tools, { variables: INITIAL }).filter((p) => p.severity === 'error');
+  const errors = checked.filter((e) => e.kind !== 'SyntaxError');
+  if (broken === undefined) expect(checked.filter((e) => e.kind === 'SyntaxError'), source).toEqual([]);
+  // A break that still parses (`[ +` is a prefix plus) made another script: nothing to compare.
+  else if (!checked.some((e) => e.kind === 'SyntaxError')) return false;
 
   const interpreter = new Interpreter(tools, { print: () => {}, approve: () => true, limits: { maxSteps: 20_000, timeoutMs: 5_000 } });
   let failed: NuwaError | undefined;
@@ -364,10 +376,45 @@ async function verify(seed: number): Promise<boolean> {
     const escaped = marks.slice(first + 1).find((line) => line < region || line > end);
     if (failed === undefined || escaped !== undefined) {
       const why = failed === undefined ? 'the run succeeded' : `the run went on to line ${escaped} (it failed later: ${failed.kind} at line ${failed.line})`;
-      throw new Error(`check reported an error the run did not raise there (seed ${seed}): ${why}\n${error.line}:${error.column} ${error.kind}: ${error.message}\n\n${source}`);
+      const shown = broken === undefined ? source : `${broken}\n\n(the script run, without the syntax error:)\n${source}`;
+      throw new Error(`check reported an error the run did not raise there (seed ${seed}): ${why}\n${error.line}:${error.column} ${error.kind}: ${error.message}\n\n${shown}`);
     }
   }
   return reachedAny;
+}
+
+/**
+ * One syntax error put into one line of a script (so that every line keeps its number): a mistake
+ * the parser repairs where it stands (`===`, `&&`, a lowercase keyword, `x = 1` without LET, a
+ * method), or one where recovery must skip text (a stray bracket, a character that is no token, an
+ * operator with nothing after it, a broken header).
+ */
+const BREAKS: Array<(line: string) => string | undefined> = [
+  (line) => (line.includes(' == ') ? line.replace(' == ', ' === ') : undefined),
+  (line) => (line.includes(' AND') ? line.replace(' AND', ' &&') : undefined),
+  (line) => (/\bLET /.test(line) ? line.replace(/\bLET /, 'let ') : undefined),
+  (line) => (/\bLET /.test(line) ? line.replace(/\bLET /, '') : undefined),
+  (line) => (line.includes('LEN(xs)') ? line.replace('LEN(xs)', 'xs.length()') : undefined),
+  (line) => (/ THEN$/.test(line) ? line.replace(/ THEN$/, ':') : undefined),
+  (line) => `${line} )`,
+  (line) => `${line} +`,
+  (line) => line.replace('(', '(('),
+  (line) => line.replace(/\)([^)]*)$/, '$1'),
+  (line) => line.replace('=', '= @'),
+  (line) => (/ IF /.test(line) ? line.replace(/ IF /, ' IF ? ') : undefined),
+  (line) => (/ DO$/.test(line) ? line.replace(/ DO$/, ' DO DO') : undefined),
+];
+
+function breakLine(source: string, random: Random): string {
+  const lines = source.split('\n');
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const at = 1 + random.int(lines.length - 1);
+    const broken = random.pick(BREAKS)(lines[at]!);
+    if (broken === undefined || broken === lines[at]) continue;
+    lines[at] = broken;
+    return lines.join('\n');
+  }
+  return source;
 }
 
 describe('every error check reports is certain', () => {
@@ -378,6 +425,21 @@ describe('every error check reports is certain', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('beside a syntax error: when the run of the script without it reaches an error check reported, it fails there', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 30 }), async (seed) => {
+        await verify(seed, breakLine);
+      }),
+      { numRuns: Number(process.env.SOUNDNESS_RUNS ?? 400) },
+    );
+  });
+
+  it('beside a syntax error, check still reports errors the run reaches (the property is not vacuous)', async () => {
+    let reached = 0;
+    for (let seed = 1; seed <= 200; seed++) if (await verify(seed, breakLine)) reached++;
+    expect(reached).toBeGreaterThan(30);
   });
 
   it('the generated scripts reach the errors check reports (the property is not vacuous)', async () => {

@@ -100,6 +100,10 @@ export async function score(script: Script): Promise<Score> {
       kind === 'SyntaxError' && error.errors?.length
         ? error.errors.map((p) => ({ kind, line: p.line, column: p.column, message: p.message }))
         : [{ kind, line: error.line ?? 0, column: error.column ?? 0, message: error.message }];
+    // The checker's findings the error carries: a host hands them on too, so they count (and must
+    // not be follow-on errors).
+    for (const finding of error.findings ?? []) errors.push({ kind: finding.kind, line: finding.line, column: finding.column, message: finding.message });
+    errors.sort((a, b) => a.line - b.line || a.column - b.column);
   }
 
   const reported: Mark[] = [];

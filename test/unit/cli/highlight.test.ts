@@ -20,7 +20,7 @@ function classes(source: string): Array<[string, string]> {
 const TOKEN_EXAMPLES: Array<[string, TokenClass[]]> = [
   ['LET CALL IF THEN ELSE END FOR IN DO CALC', Array(10).fill('keyword')],
   ['AND OR NOT == != < <= > >= = + - * / %', Array(15).fill('operator')],
-  ['&& & || | ! === !== <> ++ += -= *= /= %=', Array(14).fill('operator')],
+  ['&& & || | ! === !== <> ++ += -= *= /= %= ... =>', Array(16).fill('operator')],
   ['true false null', ['constant', 'constant', 'constant']],
   ['12 1.5e3 .5', ['number', 'number', 'number']],
   ['"s" "bad \\q" "open', ['string', 'string', 'string']],

@@ -6,6 +6,7 @@ import { buildPrompt } from '../../../src/prompt/prompt.js';
 import { BUILTINS } from '../../../src/runtime/builtins.js';
 import { Interpreter } from '../../../src/api/interpreter.js';
 import { parse } from '../../../src/syntax/parse.js';
+import { tokenize } from '../../../src/syntax/lexer.js';
 import { defineTool } from '../../../src/tools/forms.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import type { JsonSchemaObject, ToolDefinition } from '../../../src/tools/types.js';
@@ -36,6 +37,17 @@ describe('buildPrompt', () => {
     const prompt = buildPrompt(tenTools(), { state: true });
     expect(tenTools().list()).toHaveLength(10);
     expect(Buffer.byteLength(prompt)).toBeLessThan(10 * 1024);
+  });
+
+  it('says what to write instead of the constructs models bring from other languages, and every replacement is Nuwa', () => {
+    const prompt = buildPrompt(new ToolRegistry());
+    const pairs: Array<[string, string]> = [
+      ['LEN(x)', 'x.length'], ['UPPER(s)', 's.upper()'], ['CONTAINS(s, "a")', '"a" in s'], ['LET xs = APPEND(xs, v)', 'xs.push(v)'],
+      ['AND OR NOT', '&& || !'], ['==', '==='], ['LET n = n + 1', 'n += 1'], ['xs[LEN(xs) - 1]', 'xs[-1]'], ['SLICE(xs, 0, 3)', 'xs[0:3]'],
+    ];
+    for (const [nuwa, foreign] of pairs) expect(prompt).toContain(`${nuwa} for ${foreign}`);
+    for (const word of ['try/except', 'WHILE', 'BREAK', 'RETURN']) expect(prompt).toContain(word);
+    for (const [nuwa] of pairs) expect(tokenize(nuwa).problems, nuwa).toEqual([]);
   });
 
   it('lists every tool with every parameter, its type and whether it is required', () => {

@@ -473,7 +473,7 @@ describe('SUM', () => {
   });
 
   it('refuses anything but a list of numbers, naming the item at fault and the fix', () => {
-    argumentError('SUM', [[1, '2', 3]], /^SUM adds numbers, but item 1 is string "2": convert text with NUMBER\(\.\.\.\)/);
+    argumentError('SUM', [[1, '2', 3]], /^SUM adds numbers, but item 1 is string "2": convert text with NUMBER: write SUM\(\[NUMBER\(s\) FOR s IN items\]\)/);
     argumentError('SUM', [[1, o({ price: 2 })]], /^SUM adds numbers, but item 1 is object with keys price: to add a field of objects, write SUM\(\[o\.price FOR o IN items\]\)/);
     argumentError('SUM', [[null]], /^SUM adds numbers, but item 0 is null \(usage/);
     argumentError('SUM', [[[1]]], /^SUM adds numbers, but item 0 is list of 1 item/);

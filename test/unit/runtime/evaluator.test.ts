@@ -244,7 +244,7 @@ describe('statements', () => {
 
   it('refuses a FOR over a non-list at the iterable, suggesting KEYS for an object', async () => {
     const error = await expectFailure('LET o = {a: 1}\nFOR k IN  o DO END', 'InvalidIterableError', /^FOR needs a list to loop over, got object with keys a/, 2, 11);
-    expect(error.message).toMatch(/KEYS\(obj\)/);
+    expect(error.message).toMatch(/write FOR k IN KEYS\(o\) DO \(and read o\[k\] in the loop\)$/);
     const text = await expectFailure('FOR c IN "abc" DO END', 'InvalidIterableError', /got string "abc"/, 1, 10);
     expect(text.message).not.toMatch(/KEYS/);
   });
@@ -349,7 +349,9 @@ describe('expressions', () => {
     await expectFailure('print(1)', 'UnknownFunctionError', /^there is no function `print`: built-in names are uppercase: write `PRINT`/, 1, 1);
     await expectFailure('LET n =  LENN([1])', 'UnknownFunctionError', /^there is no function `LENN`: did you mean `LEN`\?/, 1, 10);
     const error = await expectFailure('LET x = FROBNICATE(4)', 'UnknownFunctionError', /^there is no function `FROBNICATE` \(the built-ins are PRINT, NOW, FORMAT, LEN/, 1, 9);
-    await expectFailure('LET x = AVERAGE([4])', 'UnknownFunctionError', /^there is no function `AVERAGE`: write SUM\(list\) \/ LEN\(list\) \(the built-ins are/, 1, 9);
+    await expectFailure('LET x = AVERAGE([4])', 'UnknownFunctionError', /^there is no function `AVERAGE`: divide SUM by LEN: write `SUM\(\[4\]\) \/ LEN\(\[4\]\)` \(the built-ins are/, 1, 9);
+    await expectFailure('LET x = AVERAGE()', 'UnknownFunctionError', /^there is no function `AVERAGE`: write SUM\(list\) \/ LEN\(list\) \(the built-ins are/, 1, 9);
+    await expectFailure('LET x = sum([4, 5])', 'UnknownFunctionError', /^there is no function `sum`: built-in names are uppercase: write `SUM`, as in SUM\(\[4, 5\]\)/, 1, 9);
     await expectFailure('LET x = filter([4])', 'UnknownFunctionError', /^there is no function `filter`: write \[x FOR x IN list IF condition\]/, 1, 9);
     expect(error.message).toMatch(/tools are called with CALL name \{ \.\.\. \}/);
     await expectFailure('get_price({})', 'UnknownFunctionError', /`get_price` is a tool: write CALL get_price \{ \.\.\. \}/, 1, 1, { get_price: () => 1 });

@@ -96,11 +96,15 @@ describe('unknownFunctionMessage and memberHint', () => {
     expect(unknownFunctionMessage('length')).toMatch(/^there is no function `length`: use LEN\(\.\.\.\)/);
   });
 
-  it('points .length on a list or string at LEN, and says nothing for other properties', () => {
-    expect(memberHint('length', variable('items'), true)).toBe(': for the length write LEN(items)');
-    expect(memberHint('size', variable('s'), true)).toBe(': for the length write LEN(s)');
-    expect(memberHint('length', variable('o'), false)).toBe('');
-    expect(memberHint('name', variable('xs'), true)).toBe('');
-    expect(memberHint('constructor', variable('xs'), true)).toBe('');
+  it('points .length on a list or string at LEN, and a field of a list at its items', () => {
+    expect(memberHint('length', variable('items'), 'list')).toBe(': for the length write LEN(items)');
+    expect(memberHint('size', variable('s'), 'string')).toBe(': for the length write LEN(s)');
+    expect(memberHint('length', variable('o'), undefined)).toBe('');
+    expect(memberHint('price', variable('flights'), 'list')).toBe(': it is a list: for its first item write flights[0].price, for every item [f.price FOR f IN flights]');
+    expect(memberHint('name', variable('x'), 'list')).toBe(': it is a list: for its first item write x[0].name, for every item [item.name FOR item IN x]');
+    // A field of a string, or a method's name, has nothing better to say.
+    expect(memberHint('name', variable('s'), 'string')).toBe('');
+    expect(memberHint('upper', variable('xs'), 'list')).toBe('');
+    expect(memberHint('constructor', variable('xs'), 'string')).toBe('');
   });
 });

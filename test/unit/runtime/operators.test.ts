@@ -5,6 +5,8 @@ import { NuwaError, type Position } from '../../../src/errors.js';
 import { BINARY_OPERATIONS as B, logicalOperand, UNARY_OPERATIONS as U } from '../../../src/runtime/operators.js';
 import { fromJson, listOf, objectOf, type Value } from '../../../src/values/values.js';
 import { thrownBy } from '../../support/thrown.js';
+import { parse } from '../../../src/syntax/parse.js';
+import type { BinaryExpression } from '../../../src/syntax/ast.js';
 
 const at: Position = { line: 4, column: 12 };
 const o = (entries: Record<string, Value>): Value => objectOf(Object.entries(entries));
@@ -104,9 +106,18 @@ describe('ordering', () => {
     expect(B['<']('😀', '～', at)).toBe(true);
   });
 
-  it('refuses a number and a string, suggesting NUMBER or STR', () => {
-    expectError(() => B['<']('5', 3, at), 'TypeError', '`<` compares two numbers or two strings, got string "5" and number 3: convert with NUMBER(...) or STR(...) first');
-    expectError(() => B['>='](3, '5', at), 'TypeError', /NUMBER\(\.\.\.\) or STR\(\.\.\.\)/);
+  it('refuses a number and a string, suggesting NUMBER for numeric text', () => {
+    expectError(() => B['<']('5', 3, at), 'TypeError', '`<` compares two numbers or two strings, got string "5" and number 3: the string holds a number, so convert it: write NUMBER(...)');
+    expectError(() => B['>='](3, '5', at), 'TypeError', /write NUMBER\(\.\.\.\)/);
+    expectError(() => B['>=']('abc', 5, at), 'TypeError', /convert one side so both are numbers \(NUMBER\) or both strings \(STR\)/);
+  });
+
+  it('refuses a date or time compared with a number, suggesting a string of the same format and never NUMBER', () => {
+    const node = parse('LET r = d >= 20240101').body[0]!;
+    const compare = { ...(node as { value: BinaryExpression }).value, line: 4, column: 12 };
+    expectError(() => B['>=']('2024-05-01', 20240101, compare), 'TypeError', /"2024-05-01" is a date or time, so compare it with a string of the same format: write d >= "2024-01-01"$/);
+    expectError(() => B['<']('09:30', 930, at), 'TypeError', /compare it with a string of the same format, e\.g\. "09:30"; do not convert it with NUMBER$/);
+    expectError(() => B['<'](1714550400000, '2024-05-01T10:00', at), 'TypeError', /\(NOW\(\) is a number of milliseconds, not a date\)/);
   });
 
   it('refuses other pairs without that hint', () => {

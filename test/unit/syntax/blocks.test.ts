@@ -47,7 +47,7 @@ describe('balanceBlocks', () => {
 
   it('removes an END that closes nothing, saying which block was closed last', () => {
     const { problems, ends } = balance('IF a THEN\n  x\nEND\nEND');
-    expect(problems).toEqual(['4:1 unexpected `END`: no IF, FOR or WHILE is open here (the last block, the IF opened on line 1, was closed on line 3); remove it']);
+    expect(problems).toEqual(['4:1 unexpected `END`: no IF or FOR is open here (the last block, the IF opened on line 1, was closed on line 3); remove it']);
     expect(ends).toBe(1);
   });
 

@@ -213,11 +213,17 @@ describe('tokenize: problems', () => {
     expect(tokens[1]!.tokenType.name).toBe('Bang');
   });
 
-  it('names the variable in the fix for +=, -=, *=, /=, %=', () => {
+  it('writes the whole LET for +=, -=, *=, /=, %=, with the right side as written', () => {
     for (const op of ['+', '-', '*', '/', '%']) {
-      expect(tokenize(`LET total ${op}= 2`).problems).toEqual([{ line: 1, column: 11, message: `there is no \`${op}=\`: write LET total = total ${op} ...` }]);
+      expect(tokenize(`LET total ${op}= 2`).problems).toEqual([{ line: 1, column: 11, message: `there is no \`${op}=\`: write LET total = total ${op} 2` }]);
     }
-    expect(tokenize('count += 1').problems).toEqual([{ line: 1, column: 7, message: 'there is no `+=`: write LET count = count + ...' }]);
+    expect(tokenize('count += d.amount').problems).toEqual([{ line: 1, column: 7, message: 'there is no `+=`: write LET count = count + d.amount' }]);
+    // Parentheses where the operator binds tighter than the right side's.
+    expect(tokenize('n *= a + 1').problems[0]!.message).toBe('there is no `*=`: write LET n = n * (a + 1)');
+    expect(tokenize('n += LEN(xs) * 2').problems[0]!.message).toBe('there is no `+=`: write LET n = n + LEN(xs) * 2');
+    // A right side with another mistake in it is not repeated.
+    expect(tokenize('n += len(xs)').problems[0]!.message).toBe('there is no `+=`: write LET n = n + ...');
+    expect(tokenize('n += a && b').problems[0]!.message).toBe('there is no `+=`: write LET n = n + ...');
   });
 
   it('keeps # comments, /* */ comments and markdown fences out of the token stream, one problem each', () => {

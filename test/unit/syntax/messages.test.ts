@@ -29,7 +29,7 @@ describe('describeToken', () => {
 
 describe('unexpectedTokenMessage', () => {
   it.each([
-    ['END', 'unexpected `END`: there is no open IF, FOR or WHILE for this `END` to close'],
+    ['END', 'unexpected `END`: there is no open IF or FOR for this `END` to close'],
     ['THEN', 'unexpected `THEN`: `THEN` belongs after the condition of an IF'],
     ['ELSE', 'unexpected `ELSE`: `ELSE` belongs inside an IF ... END'],
     ['DO', 'unexpected `DO`: `DO` belongs after FOR x IN list'],
@@ -60,7 +60,7 @@ describe('errorMessages', () => {
 
   it('words a leftover token like a stray one', () => {
     expect(errorMessages.buildNotAllInputParsedMessage({ firstRedundant: token('END'), ruleName: 'script' })).toBe(
-      'unexpected `END`: there is no open IF, FOR or WHILE for this `END` to close',
+      'unexpected `END`: there is no open IF or FOR for this `END` to close',
     );
   });
 

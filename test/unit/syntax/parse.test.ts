@@ -476,7 +476,7 @@ describe('parse: syntax errors', () => {
   it('reports a stray END and keeps parsing: a later error still shows', () => {
     const error = syntaxFailure('PRINT(1)\nEND\nLET = 2');
     expect(error.errors).toHaveLength(2);
-    expect(error.errors![0]).toEqual({ line: 2, column: 1, message: 'unexpected `END`: no IF, FOR or WHILE is open here; remove it' });
+    expect(error.errors![0]).toEqual({ line: 2, column: 1, message: 'unexpected `END`: no IF or FOR is open here; remove it' });
     expect(error.errors![1]).toMatchObject({ line: 3, column: 5 });
     expect(error.message).toMatch(/\(and 1 more syntax error\)$/);
   });
@@ -511,7 +511,7 @@ describe('parse: syntax errors', () => {
   it('hints that keywords are uppercase in a comprehension written in lowercase, once per word', () => {
     const error = syntaxFailure('LET a = [x for x in xs if x > 1]');
     expect(error.errors!.map((e) => [e.column, e.message])).toEqual([
-      [12, 'keywords are uppercase: write `FOR`'],
+      [12, 'keywords are uppercase: write `FOR`, as in [x FOR x IN xs IF x > 1]'],
       [18, 'keywords are uppercase: write `IN`'],
       [24, 'keywords are uppercase: write `IF`'],
     ]);
@@ -526,7 +526,7 @@ describe('parse: syntax errors', () => {
 
   it('leaves the FOR after a forgotten `]` a FOR loop: only the bracket is reported', () => {
     const error = syntaxFailure('LET a = [1, 2\nFOR i IN a DO\n  PRINT(i)\nEND');
-    expect(error.errors!.map((e) => [e.line, e.column, e.message])).toEqual([[2, 1, 'expected `]` but found `FOR`']]);
+    expect(error.errors!.map((e) => [e.line, e.column, e.message])).toEqual([[1, 14, '`[` at column 9 is not closed: add `]` at the end of the line: write LET a = [1, 2]']]);
   });
 
   it('hints at ELSE IF for ELSEIF', () => {

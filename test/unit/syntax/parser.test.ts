@@ -14,7 +14,7 @@ describe('parseTokens', () => {
   });
 
   it('returns no statements for no tokens', () => {
-    expect(parseTokens([])).toEqual({ body: [], comprehensions: 0, problems: [], notes: [] });
+    expect(parseTokens([])).toEqual({ body: [], comprehensions: 0, problems: [], notes: [], noteRepairs: [] });
   });
 
   it('counts the list comprehensions it builds, nested and staged ones too', () => {
@@ -26,7 +26,7 @@ describe('parseTokens', () => {
     const { problems } = parseTokens(tokens('PRINT(1) ) PRINT(2) END LET'));
     expect(problems).toEqual([
       { line: 1, column: 10, message: 'unexpected `)`: no `(` is open here' },
-      { line: 1, column: 21, message: 'unexpected `END`: there is no open IF, FOR or WHILE for this `END` to close' },
+      { line: 1, column: 21, message: 'unexpected `END`: there is no open IF or FOR for this `END` to close' },
       { line: 1, column: 28, message: 'expected a variable name after LET but found the end of the script' },
     ]);
   });
