@@ -1,7 +1,7 @@
 // What the evaluator compiles a script into: closures over (run, scope). An expression becomes a
 // synchronous closure when no CALL is reachable from it, else one that may return a promise; a
-// statement runs synchronously until it must wait. The compilers (evaluator.ts, calls.ts,
-// chains.ts, calc.ts) share these shapes.
+// statement runs synchronously until it must wait. The compilers (evaluator.ts, expressions.ts,
+// calls.ts, chains.ts, calc.ts) share these shapes.
 import type { ScriptRun } from './script-run.js';
 import type { Waiting } from '../util/pending.js';
 import type { Value } from '../values/values.js';

@@ -23,7 +23,7 @@ const FAILED = 2;
 
 // The fields are set in the constructor (`declare`d, not class fields): V8 runs class field
 // initialisers as a function of their own for every instance, and subclasses (the loop and block
-// runs of evaluator.ts) would pay for it on every wait.
+// runs of runtime/block-runs.ts) would pay for it on every wait.
 export class Pending implements PromiseLike<unknown> {
   private declare pendingState: typeof WAITING | typeof DONE | typeof FAILED;
   private declare pendingResult: unknown;
