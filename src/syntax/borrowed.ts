@@ -9,127 +9,25 @@
 // The message is built from the tokens as rewritten, never from the mistaken text. Two passes:
 // `rewriteStatements` runs before the mistakes pass (which would take `try {` for a tool called
 // without CALL), `rewriteOperators` after it (when lowercase `and`, `not` and `in` are keywords).
-import type { IToken, TokenType } from './chevrotain.js';
+//
+// This module rewrites the statements; borrowed-operators.ts the operators, and borrowed-edits.ts
+// holds what both passes share.
+import type { IToken } from './chevrotain.js';
 import * as T from './tokens.js';
-import { retype, STEP_MASK } from './mistakes.js';
-import { repaired, type ProblemList } from './problems.js';
+import { STEP_MASK } from './mistakes.js';
+import type { ProblemList } from './problems.js';
 import { pending } from './methods.js';
-import { quote } from './print.js';
+import { closing, Edits, is, make, named, report, sameLine, table, textOf } from './borrowed-edits.js';
 
-const table = (types: TokenType[]): boolean[] => {
-  const out: boolean[] = [];
-  for (const type of types) out[type.tokenTypeIdx!] = true;
-  return out;
-};
-const OPENS = table([T.LParen, T.LBracket, T.LBrace]);
-const CLOSES = table([T.RParen, T.RBracket, T.RBrace]);
-const ENDS_OPERAND = table([T.Identifier, T.NumberLiteral, T.StringLiteral, T.True, T.False, T.Null, T.RParen, T.RBracket, T.RBrace]);
 const STARTS_OPERAND = table([T.Identifier, T.NumberLiteral, T.StringLiteral, T.True, T.False, T.Null, T.LParen, T.LBracket, T.LBrace, T.Call, T.Calc, T.Not, T.Minus]);
 /** After these a statement starts. */
 const BEFORE_STATEMENT = table([T.Then, T.Else, T.Do, T.End]);
-
-const is = (token: IToken | undefined, type: TokenType): boolean => token !== undefined && token.tokenTypeIdx === type.tokenTypeIdx;
-const named = (token: IToken | undefined, ...names: string[]): boolean => is(token, T.Identifier) && names.includes(token!.image);
-const sameLine = (a: IToken, b: IToken | undefined): boolean => b !== undefined && b.startLine === a.startLine;
-
-/** The edits of one pass: tokens to remove, to put in place of others, and to insert. */
-class Edits {
-  private readonly removed = new Set<number>();
-  private readonly replaced = new Map<number, IToken[]>();
-  private readonly before = new Map<number, IToken[]>();
-
-  constructor(readonly tokens: IToken[]) {}
-
-  remove(from: number, to = from): void {
-    for (let i = from; i <= to; i++) this.removed.add(i);
-  }
-
-  isRemoved(i: number): boolean {
-    return this.removed.has(i) || this.replaced.has(i);
-  }
-
-  replace(i: number, tokens: IToken[]): void {
-    this.replaced.set(i, tokens);
-  }
-
-  insertBefore(i: number, tokens: IToken[]): void {
-    this.before.set(i, [...(this.before.get(i) ?? []), ...tokens]);
-  }
-
-  get empty(): boolean {
-    return this.removed.size === 0 && this.replaced.size === 0 && this.before.size === 0;
-  }
-
-  apply(): IToken[] {
-    if (this.empty) return this.tokens;
-    const out: IToken[] = [];
-    for (let i = 0; i <= this.tokens.length; i++) {
-      const first = this.before.get(i);
-      if (first) out.push(...first);
-      if (i === this.tokens.length) break;
-      const replacement = this.replaced.get(i);
-      if (replacement) out.push(...replacement);
-      else if (!this.removed.has(i)) out.push(this.tokens[i]!);
-    }
-    return out;
-  }
-}
 
 /** Whether the token at `i` begins a statement. */
 function startsStatement(tokens: IToken[], i: number): boolean {
   const previous = tokens[i - 1];
   return previous === undefined || !sameLine(previous, tokens[i]) || BEFORE_STATEMENT[previous.tokenTypeIdx] === true;
 }
-
-/**
- * How far the passes look for a matching bracket. The constructs they read are short; text with
- * thousands of brackets left open must not cost a walk to its end for each one.
- */
-const SCAN_LIMIT = 1024;
-
-/** The index of the bracket that closes the one opened at `open` (within `limit` tokens), or -1. */
-function closing(tokens: IToken[], open: number, limit = SCAN_LIMIT): number {
-  let depth = 0;
-  const end = Math.min(tokens.length, open + limit);
-  for (let i = open; i < end; i++) {
-    const type = tokens[i]!.tokenTypeIdx;
-    if (OPENS[type]) depth++;
-    else if (CLOSES[type] && --depth === 0) return i;
-  }
-  return -1;
-}
-
-/** The index of the bracket that opens the one closed at `close` (within SCAN_LIMIT tokens), or -1. */
-function opening(tokens: IToken[], close: number): number {
-  let depth = 0;
-  for (let i = close; i >= 0 && i > close - SCAN_LIMIT; i--) {
-    const type = tokens[i]!.tokenTypeIdx;
-    if (CLOSES[type]) depth++;
-    else if (OPENS[type] && --depth === 0) return i;
-  }
-  return -1;
-}
-
-/** Tokens as text, with a space where the source had one. */
-export function textOf(tokens: readonly IToken[]): string {
-  let text = '';
-  for (let k = 0; k < tokens.length; k++) {
-    const previous = tokens[k - 1];
-    if (previous && (tokens[k]!.startOffset > previous.startOffset + previous.image.length || tokens[k]!.startOffset === previous.startOffset)) text += ' ';
-    text += tokens[k]!.image;
-  }
-  return text;
-}
-
-/** A new token of `type` at the place of `near` (the grammar reads its position for the tree). */
-const make = (near: IToken, type: TokenType, image: string): IToken => retype(near, type, image);
-
-function report(problems: ProblemList, token: IToken, message: string, fixed = true): void {
-  const problem = { line: token.startLine!, column: token.startColumn!, message };
-  problems.add(fixed ? repaired(problem) : problem);
-}
-
-// --- statements -----------------------------------------------------------------------------------
 
 /** How many `for (` and `if (` headers one parse reads as blocks in braces (braceBlock). */
 const MAX_BRACE_TRIES = 64;
@@ -304,43 +202,6 @@ function restOfLine(tokens: IToken[], start: number): string {
   return `${text.slice(0, 56)}...`;
 }
 
-// --- operators ------------------------------------------------------------------------------------
-
-/** Rewrites SQL's LIKE, BETWEEN, IN (...), IS NULL and Python's slices and `is None` (after the mistakes pass); pauses as rewriteStatements does. */
-export function* rewriteOperators(tokens: IToken[], problems: ProblemList): Generator<void, IToken[], void> {
-  const edits = new Edits(tokens);
-  for (let i = 1; i < tokens.length; i++) {
-    if ((i & STEP_MASK) === STEP_MASK) yield;
-    if (edits.isRemoved(i)) continue;
-    const token = tokens[i]!;
-    const previous = tokens[i - 1]!;
-    if (is(token, T.EqualEqual) && is(previous, T.Identifier) && is(tokens[i - 2], T.Let) && tokens[i - 2]!.startLine === token.startLine) {
-      // LET n == 0: a comparison's `==` where the LET's `=` belongs.
-      edits.replace(i, [make(token, T.Assign, '=')]);
-      const statement = lineText(tokens, i - 2, i, '=');
-      report(problems, token, `LET takes one \`=\`: write ${statement ?? `LET ${previous.image} = ...`}`);
-      continue;
-    }
-    if (!ENDS_OPERAND[previous.tokenTypeIdx] && !is(previous, T.Not)) continue;
-    if (is(token, T.Identifier)) {
-      const word = token.image.toUpperCase();
-      if (word === 'LIKE') like(edits, i, problems);
-      else if (word === 'BETWEEN') between(edits, i, problems);
-      else if ((word === 'IS' && (token.image === 'IS' || token.image === 'is')) && ENDS_OPERAND[previous.tokenTypeIdx]) isNull(edits, i, problems);
-    } else if (is(token, T.In) && is(tokens[i + 1], T.LParen)) {
-      // x IN ("a", "b"): the parentheses are a list (the IN itself is reported by precedence.ts).
-      const close = closing(tokens, i + 1);
-      if (close > 0) {
-        edits.replace(i + 1, [make(tokens[i + 1]!, T.LBracket, '[')]);
-        edits.replace(close, [make(tokens[close]!, T.RBracket, ']')]);
-      }
-    } else if (is(token, T.LBracket) && ENDS_OPERAND[previous.tokenTypeIdx]) {
-      slice(edits, i, problems);
-    }
-  }
-  return edits.apply();
-}
-
 /**
  * JavaScript's blocks: `for (let i = 0; i < n; i++) {`, `for (const x of xs) {` and `if (c) {`, each
  * with its `}` (and `} else {`), as FOR ... IN ... DO, IF ... THEN, ELSE and END. The lexer reported
@@ -439,188 +300,4 @@ function definition(edits: Edits, i: number, problems: ProblemList): void {
     `there are no functions of your own (\`${tokens[i]!.image}\`): write what ${name.image} computes where it is used, or keep a value in a variable with LET`,
     false,
   );
-}
-
-/**
- * The text of the line of tokens[from], from there to its end, with tokens[replaced] written as
- * `image`; spaces where the source had them. Undefined when long.
- */
-function lineText(tokens: IToken[], from: number, replaced: number, image: string): string | undefined {
-  let text = '';
-  let end = -1;
-  for (let k = from; k < tokens.length && tokens[k]!.startLine === tokens[from]!.startLine; k++) {
-    const t = tokens[k]!;
-    if (end >= 0 && t.startColumn! > end) text += ' ';
-    text += k === replaced ? image : t.image;
-    end = t.startColumn! + t.image.length;
-  }
-  return text.length <= 120 ? text : undefined;
-}
-
-/** The first token of the operand that ends at `end` (a name, a member or index chain, a call, a literal), or -1. */
-function operandStart(tokens: IToken[], end: number): number {
-  let i = end;
-  for (;;) {
-    const token = tokens[i];
-    if (token === undefined) return -1;
-    if (is(token, T.RParen) || is(token, T.RBracket)) {
-      const open = opening(tokens, i);
-      if (open < 0) return -1;
-      const before = tokens[open - 1];
-      // A call's name, or the operand an index applies to.
-      if (is(tokens[open], T.LParen) && is(before, T.Identifier)) i = open - 1;
-      else if (is(tokens[open], T.LBracket) && before !== undefined && ENDS_OPERAND[before.tokenTypeIdx]) {
-        i = open - 1;
-        continue;
-      } else return open;
-    } else if (!ENDS_OPERAND[token.tokenTypeIdx]) return -1;
-    if (is(tokens[i - 1], T.Dot) && tokens[i - 2] !== undefined && ENDS_OPERAND[tokens[i - 2]!.tokenTypeIdx]) {
-      i -= 2;
-      continue;
-    }
-    return i;
-  }
-}
-
-/** The last token of the operand that starts at `start` (optionally negated), or -1. */
-function operandEnd(tokens: IToken[], start: number): number {
-  let i = start;
-  if (is(tokens[i], T.Minus)) i++;
-  const first = tokens[i];
-  if (first === undefined) return -1;
-  if (OPENS[first.tokenTypeIdx]) i = closing(tokens, i);
-  else if (!ENDS_OPERAND[first.tokenTypeIdx]) return -1;
-  if (i < 0) return -1;
-  for (;;) {
-    const next = tokens[i + 1];
-    if (is(next, T.Dot) && is(tokens[i + 2], T.Identifier)) i += 2;
-    else if ((is(next, T.LBracket) || (is(next, T.LParen) && is(tokens[i], T.Identifier))) && sameLine(tokens[i]!, next)) {
-      const close = closing(tokens, i + 1);
-      if (close < 0) return -1;
-      i = close;
-    } else return i;
-  }
-}
-
-/** Copies of tokens, placed at `at` (a token stream stays in source order, which the parser searches by offset). */
-const copies = (tokens: IToken[], from: number, to: number, at: IToken): IToken[] =>
-  tokens.slice(from, to + 1).map((t) => ({ ...t, startOffset: at.startOffset, startLine: at.startLine, startColumn: at.startColumn }));
-
-/** `x LIKE "%abc%"` → CONTAINS(x, "abc"); "abc%" → SLICE(x, 0, 3) == "abc"; "%abc" → SLICE(x, -3) == "abc". */
-function like(edits: Edits, i: number, problems: ProblemList): void {
-  const { tokens } = edits;
-  const token = tokens[i]!;
-  const negated = is(tokens[i - 1], T.Not);
-  const end = negated ? i - 2 : i - 1;
-  const start = operandStart(tokens, end);
-  const pattern = tokens[i + 1];
-  const value = pattern !== undefined && is(pattern, T.StringLiteral) ? (JSON.parse(pattern.image) as string) : undefined;
-  const core = value?.replace(/^%/, '').replace(/%$/, '');
-  if (start < 0 || value === undefined || core === undefined || /[%_]/.test(core)) {
-    report(problems, token, 'there is no LIKE: test a part of a string with CONTAINS(text, "part"), or compare a SLICE, e.g. SLICE(text, 0, 3) == "abc"', false);
-    return;
-  }
-  const first = tokens[start]!;
-  const text = textOf(tokens.slice(start, end + 1));
-  const not = negated ? 'NOT ' : '';
-  const starts = value.endsWith('%') && !value.startsWith('%');
-  const ends = value.startsWith('%') && !value.endsWith('%');
-  const contains = value.startsWith('%') && value.endsWith('%');
-  const literal = quote(core);
-  let suggestion: string;
-  let open: IToken[];
-  let middle: IToken[];
-  if (contains) {
-    suggestion = `${not}CONTAINS(${text}, ${literal})`;
-    open = [make(first, T.Identifier, 'CONTAINS'), make(first, T.LParen, '(')];
-    middle = [make(token, T.Comma, ','), make(pattern!, T.StringLiteral, literal), make(pattern!, T.RParen, ')')];
-  } else if (starts || ends) {
-    const bounds = starts ? `0, ${core.length}` : `-${core.length}`;
-    suggestion = `${not}SLICE(${text}, ${bounds}) == ${literal}`;
-    open = [make(first, T.Identifier, 'SLICE'), make(first, T.LParen, '(')];
-    const numbers = starts
-      ? [make(token, T.Comma, ','), make(token, T.NumberLiteral, '0'), make(token, T.Comma, ','), make(token, T.NumberLiteral, String(core.length))]
-      : [make(token, T.Comma, ','), make(token, T.Minus, '-'), make(token, T.NumberLiteral, String(core.length))];
-    middle = [...numbers, make(token, T.RParen, ')'), make(token, T.EqualEqual, '=='), make(pattern!, T.StringLiteral, literal)];
-  } else {
-    suggestion = `${text} ${negated ? '!=' : '=='} ${literal}`;
-    open = [];
-    middle = [make(token, negated ? T.NotEqual : T.EqualEqual, negated ? '!=' : '=='), pattern!];
-  }
-  report(problems, token, `there is no LIKE: write ${suggestion}`);
-  if (negated) {
-    edits.remove(i - 1);
-    open = [make(first, T.Not, 'NOT'), ...open];
-  }
-  edits.insertBefore(start, open);
-  edits.replace(i, []);
-  edits.replace(i + 1, middle);
-}
-
-/** `x BETWEEN a AND b` → (x >= a AND x <= b). */
-function between(edits: Edits, i: number, problems: ProblemList): void {
-  const { tokens } = edits;
-  const token = tokens[i]!;
-  const start = operandStart(tokens, i - 1);
-  const lowEnd = operandEnd(tokens, i + 1);
-  const and = lowEnd + 1;
-  const highEnd = lowEnd < 0 || !is(tokens[and], T.And) ? -1 : operandEnd(tokens, and + 1);
-  if (start < 0 || highEnd < 0) {
-    report(problems, token, 'there is no BETWEEN: write x >= low AND x <= high', false);
-    return;
-  }
-  const subject = textOf(tokens.slice(start, i));
-  const low = textOf(tokens.slice(i + 1, lowEnd + 1));
-  const high = textOf(tokens.slice(and + 1, highEnd + 1));
-  report(problems, token, `there is no BETWEEN: write ${subject} >= ${low} AND ${subject} <= ${high}`);
-  edits.insertBefore(start, [make(tokens[start]!, T.LParen, '(')]);
-  edits.replace(i, [make(token, T.GreaterEqual, '>=')]);
-  edits.insertBefore(and + 1, [...copies(tokens, start, i - 1, tokens[and]!), make(tokens[and]!, T.LessEqual, '<=')]);
-  edits.insertBefore(highEnd + 1, [make(tokens[highEnd]!, T.RParen, ')')]);
-}
-
-/** `x IS NULL`, `x IS NOT NULL`, Python's `x is None`, `x is not None` → x == null, x != null. */
-function isNull(edits: Edits, i: number, problems: ProblemList): void {
-  const { tokens } = edits;
-  const token = tokens[i]!;
-  const negated = is(tokens[i + 1], T.Not) || named(tokens[i + 1], 'not', 'NOT');
-  const value = tokens[negated ? i + 2 : i + 1];
-  if (value === undefined || !(is(value, T.Null) || /^(NULL|None|null|Null|NONE)$/.test(value.image))) return;
-  const start = operandStart(tokens, i - 1);
-  const subject = start < 0 ? 'x' : textOf(tokens.slice(start, i));
-  report(problems, token, `there is no \`${token.image}\`: write ${subject} ${negated ? '!=' : '=='} null`);
-  edits.replace(i, [make(token, negated ? T.NotEqual : T.EqualEqual, negated ? '!=' : '==')]);
-  if (negated) edits.remove(i + 1);
-  const at = negated ? i + 2 : i + 1;
-  edits.replace(at, [make(value, T.Null, 'null')]);
-}
-
-/** Python's `xs[1:3]`, `xs[:5]`, `xs[-2:]` → SLICE(xs, 1, 3), SLICE(xs, 0, 5), SLICE(xs, -2). */
-function slice(edits: Edits, i: number, problems: ProblemList): void {
-  const { tokens } = edits;
-  const close = closing(tokens, i);
-  if (close < 0) return;
-  let colon = -1;
-  for (let k = i + 1, depth = 0; k < close; k++) {
-    const type = tokens[k]!.tokenTypeIdx;
-    if (OPENS[type]) depth++;
-    else if (CLOSES[type]) depth--;
-    else if (depth === 0 && is(tokens[k], T.Colon)) {
-      if (colon >= 0) return; // xs[::2]: no Nuwa form to offer
-      colon = k;
-    } else if (depth === 0 && (is(tokens[k], T.ComprehensionFor) || is(tokens[k], T.For))) return;
-  }
-  if (colon < 0) return;
-  const start = operandStart(tokens, i - 1);
-  if (start < 0) return;
-  const list = textOf(tokens.slice(start, i));
-  const from = textOf(tokens.slice(i + 1, colon)) || '0';
-  const to = textOf(tokens.slice(colon + 1, close));
-  const call = `SLICE(${list}, ${from}${to ? `, ${to}` : ''})`;
-  report(problems, tokens[colon]!, `there are no slices with \`:\`: write ${call}`);
-  const bracket = tokens[i]!;
-  edits.insertBefore(start, [make(tokens[start]!, T.Identifier, 'SLICE'), make(tokens[start]!, T.LParen, '(')]);
-  edits.replace(i, from === '0' && colon === i + 1 ? [make(bracket, T.Comma, ','), make(bracket, T.NumberLiteral, '0')] : [make(bracket, T.Comma, ',')]);
-  edits.replace(colon, to ? [make(tokens[colon]!, T.Comma, ',')] : []);
-  edits.replace(close, [make(tokens[close]!, T.RParen, ')')]);
 }

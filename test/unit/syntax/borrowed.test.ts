@@ -1,5 +1,6 @@
-// Unit tests for src/syntax/borrowed.ts: other languages' statements and operators read as the Nuwa
-// they mean, each reported on its line with a fix built from the script's own pieces.
+// Unit tests for src/syntax/borrowed.ts and borrowed-operators.ts: other languages' statements and
+// operators read as the Nuwa they mean, each reported on its line with a fix built from the script's
+// own pieces.
 import { describe, expect, it } from 'vitest';
 import { parseProblems } from '../../../src/syntax/parse.js';
 
