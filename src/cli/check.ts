@@ -5,7 +5,7 @@ import { COLOR_HELP, COLOR_OPTIONS } from './color.js';
 import { UsageError, type CliIO } from './io.js';
 import { formatPlan, formatProblems } from './plan-view.js';
 import { readScript } from './run.js';
-import { CHECK_OPTIONS, loadRegistry, parseCommandArgs, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
+import { CHECK_OPTIONS, loadRegistry, parseCommandArgs, parseVariables, reportLoadFailures, SHARED_OPTIONS, STANDARD_TOOLS_HELP } from './setup.js';
 
 export const CHECK_HELP = `Usage: nuwa check <file.nuwa | -> [options]
 
@@ -17,11 +17,7 @@ Options:
   --tools <module>          load tools from an ES module (repeatable): calls are checked against them
   --tools-dir <dir>         load executable tools from a directory (repeatable)
   --mcp "<command> [args]"  load the tools of an MCP server started with that command (repeatable)
-  --std                     load the standard tools: files, HTTP, WebSocket, JSON, CSV, JSON Schema
-  --root <dir>              the folder the standard file tools work in (default: the current one)
-  --allow-net <hosts>       hosts (host or host:port) the standard network tools may reach,
-                            comma-separated (repeatable)
-  --var name=<json>         an initial script variable (repeatable): it counts as set
+${STANDARD_TOOLS_HELP}  --var name=<json>         an initial script variable (repeatable): it counts as set
   --plan                    also print the plan: each reachable CALL, its risk level and how many
                             times it can run (≤ n, or unbounded), and what needs approval
   --json                    print one JSON object: { ok, problems, plan? }

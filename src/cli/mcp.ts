@@ -7,7 +7,7 @@ import { UsageError, type CliIO } from './io.js';
 import { createNuwaMcpServer } from './mcp-server.js';
 import { NuwaStdioServerTransport } from './mcp-stdio.js';
 import { describeThrown } from '../util/foreign.js';
-import { loadRegistry, parseCommandArgs, parseLimits, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
+import { loadRegistry, parseCommandArgs, parseLimits, reportLoadFailures, SHARED_OPTIONS, STANDARD_TOOLS_HELP } from './setup.js';
 
 export const MCP_HELP = `Usage: nuwa mcp [options]
 
@@ -20,11 +20,7 @@ Options:
   --tools <module>          load tools from an ES module (repeatable)
   --tools-dir <dir>         load executable tools from a directory (repeatable)
   --mcp "<command> [args]"  load the tools of another MCP server (repeatable)
-  --std                     load the standard tools: files, HTTP, WebSocket, JSON, CSV, JSON Schema
-  --root <dir>              the folder the standard file tools work in (default: the current one)
-  --allow-net <hosts>       hosts (host or host:port) the standard network tools may reach,
-                            comma-separated (repeatable)
-  --state <file.json>       initial session state: a JSON object of key → value
+${STANDARD_TOOLS_HELP}  --state <file.json>       initial session state: a JSON object of key → value
   -y, --yes                 approve every tool call that needs approval (otherwise the client is
                             asked, when it supports elicitation, and they are denied when it does not)
   --timeout <ms>            wall-clock limit for each run_script run and each call

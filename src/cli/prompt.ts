@@ -2,7 +2,7 @@
 // (buildPrompt, TOOLS.md §10), with the session state when --state gives one.
 import { buildPrompt } from '../prompt/prompt.js';
 import { UsageError, type CliIO } from './io.js';
-import { loadRegistry, parseCommandArgs, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
+import { loadRegistry, parseCommandArgs, reportLoadFailures, SHARED_OPTIONS, TOOL_SOURCES_HELP } from './setup.js';
 
 export const PROMPT_HELP = `Usage: nuwa prompt [options]
 
@@ -10,14 +10,7 @@ Prints a system prompt that teaches a model to write Nuwa Script for the loaded 
 rules, the built-in functions, two examples and every tool's signature.
 
 Options:
-  --tools <module>          load tools from an ES module (repeatable)
-  --tools-dir <dir>         load executable tools from a directory (repeatable)
-  --mcp "<command> [args]"  load the tools of an MCP server started with that command (repeatable)
-  --std                     load the standard tools: files, HTTP, WebSocket, JSON, CSV, JSON Schema
-  --root <dir>              the folder the standard file tools work in (default: the current one)
-  --allow-net <hosts>       hosts (host or host:port) the standard network tools may reach,
-                            comma-separated (repeatable)
-  --state <file.json>       include this session state (a JSON object of key → value)
+${TOOL_SOURCES_HELP}  --state <file.json>       include this session state (a JSON object of key → value)
   -h, --help                show this help
 `;
 

@@ -21,7 +21,7 @@ import { COLOR_HELP, COLOR_OPTIONS } from './color.js';
 import { UsageError, type CliIO, type Interruption } from './io.js';
 import { formatError } from './report.js';
 import { openTrace } from './run.js';
-import { loadRegistry, parseCommandArgs, parseLimits, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
+import { loadRegistry, parseCommandArgs, parseLimits, parseVariables, reportLoadFailures, SHARED_OPTIONS, TOOL_SOURCES_HELP } from './setup.js';
 import { formatValue } from './print-value.js';
 import { complete } from './repl-complete.js';
 import { describeTool, listState, listTools, listVariables, REPL_HELP } from './repl-commands.js';
@@ -35,14 +35,7 @@ Type .help inside for the dot commands. With stdin not a terminal (a pipe or a f
 read from it: no prompts, and the exit status is 1 when any entry failed.
 
 Options:
-  --tools <module>          load tools from an ES module (repeatable)
-  --tools-dir <dir>         load executable tools from a directory (repeatable)
-  --mcp "<command> [args]"  load the tools of an MCP server started with that command (repeatable)
-  --std                     load the standard tools: files, HTTP, WebSocket, JSON, CSV, JSON Schema
-  --root <dir>              the folder the standard file tools work in (default: the current one)
-  --allow-net <hosts>       hosts (host or host:port) the standard network tools may reach,
-                            comma-separated (repeatable)
-  --state <file.json>       initial session state: a JSON object of key → value
+${TOOL_SOURCES_HELP}  --state <file.json>       initial session state: a JSON object of key → value
   --var name=<json>         an initial variable (repeatable; non-JSON text is a string)
   -y, --yes                 approve every tool call that needs approval (otherwise asked on the terminal)
   --timeout <ms>            wall-clock limit for each entry

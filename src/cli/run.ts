@@ -12,7 +12,7 @@ import { cliAsk } from './ask.js';
 import { COLOR_HELP, COLOR_OPTIONS } from './color.js';
 import { UsageError, type CliIO, type Interruption } from './io.js';
 import type { JsonError } from './report.js';
-import { CHECK_OPTIONS, loadRegistry, parseCommandArgs, parseLimits, parseVariables, reportLoadFailures, SHARED_OPTIONS } from './setup.js';
+import { CHECK_OPTIONS, loadRegistry, parseCommandArgs, parseLimits, parseVariables, reportLoadFailures, SHARED_OPTIONS, TOOL_SOURCES_HELP } from './setup.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Preflight } from './plan-view.js';
 import type { JsonValue } from '../values/json.js';
@@ -25,14 +25,7 @@ export const RUN_HELP = `Usage: nuwa run <file.nuwa | -> [options]
 Runs a script. PRINT lines go to stdout; errors go to stderr as file:line:col: Kind: message.
 
 Options:
-  --tools <module>          load tools from an ES module (repeatable)
-  --tools-dir <dir>         load executable tools from a directory (repeatable)
-  --mcp "<command> [args]"  load the tools of an MCP server started with that command (repeatable)
-  --std                     load the standard tools: files, HTTP, WebSocket, JSON, CSV, JSON Schema
-  --root <dir>              the folder the standard file tools work in (default: the current one)
-  --allow-net <hosts>       hosts (host or host:port) the standard network tools may reach,
-                            comma-separated (repeatable)
-  --state <file.json>       initial session state: a JSON object of key → value
+${TOOL_SOURCES_HELP}  --state <file.json>       initial session state: a JSON object of key → value
   --var name=<json>         an initial script variable (repeatable; non-JSON text is a string)
   -y, --yes                 approve every tool call that needs approval
   --timeout <ms>            wall-clock limit for the run

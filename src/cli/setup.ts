@@ -22,6 +22,19 @@ export const CHECK_OPTIONS = {
   check: { type: 'boolean' },
 } as const;
 
+/** The help lines of the standard tools' options, the same in every command that loads tools. */
+export const STANDARD_TOOLS_HELP = `  --std                     load the standard tools: files, HTTP, WebSocket, JSON, CSV, JSON Schema
+  --root <dir>              the folder the standard file tools work in (default: the current one)
+  --allow-net <hosts>       hosts (host or host:port) the standard network tools may reach,
+                            comma-separated (repeatable)
+`;
+
+/** The help lines of every way to load tools (SHARED_OPTIONS' tools, tools-dir, mcp and the standard tools'). */
+export const TOOL_SOURCES_HELP = `  --tools <module>          load tools from an ES module (repeatable)
+  --tools-dir <dir>         load executable tools from a directory (repeatable)
+  --mcp "<command> [args]"  load the tools of an MCP server started with that command (repeatable)
+${STANDARD_TOOLS_HELP}`;
+
 export const SHARED_OPTIONS = {
   tools: { type: 'string', multiple: true },
   'tools-dir': { type: 'string', multiple: true },

@@ -11,7 +11,7 @@ import { didYouMean } from '../util/suggest.js';
 import { COLOR_HELP, COLOR_OPTIONS } from './color.js';
 import { UsageError, type CliIO } from './io.js';
 import type { LoadFailure } from '../tools/outside.js';
-import { loadRegistry, parseCommandArgs, SHARED_OPTIONS, WAYS_TO_LOAD_TOOLS } from './setup.js';
+import { loadRegistry, parseCommandArgs, SHARED_OPTIONS, TOOL_SOURCES_HELP, WAYS_TO_LOAD_TOOLS } from './setup.js';
 
 export const TOOLS_HELP = `Usage: nuwa tools [<name>] [options]
 
@@ -19,14 +19,7 @@ Lists the loaded tools, one per line: name, risk level, category, source and wha
 With a name, shows that tool in full: its parameters, result type and risk level.
 
 Options:
-  --tools <module>          load tools from an ES module (repeatable)
-  --tools-dir <dir>         load executable tools from a directory (repeatable)
-  --mcp "<command> [args]"  load the tools of an MCP server started with that command (repeatable)
-  --std                     load the standard tools: files, HTTP, WebSocket, JSON, CSV, JSON Schema
-  --root <dir>              the folder the standard file tools work in (default: the current one)
-  --allow-net <hosts>       hosts (host or host:port) the standard network tools may reach,
-                            comma-separated (repeatable)
-  --search "<intent>"       rank the tools for what you want to do, with scores
+${TOOL_SOURCES_HELP}  --search "<intent>"       rank the tools for what you want to do, with scores
   --json                    print JSON instead of text
 ${COLOR_HELP}  -h, --help                show this help
 `;
