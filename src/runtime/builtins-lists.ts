@@ -79,7 +79,8 @@ function sortKind(keys: Value[], args: Args, itemName: (i: number) => string): '
   return kind ?? 'number';
 }
 
-function sort([x, key]: Value[], host: BuiltinHost, at: Position): NuwaList {
+/** SORT's arguments checked: the items, the keys they sort by (themselves, or a field of each), and their kind. */
+function sortInput(x: Value | undefined, key: Value | undefined, at: Position): { items: Value[]; keys: Value[]; kind: 'number' | 'string' } {
   const args = new Args('SORT', SORT_USAGE, at);
   const list = args.list(x!, 'a list first');
   const items = list.toArray();
@@ -96,6 +97,11 @@ function sort([x, key]: Value[], host: BuiltinHost, at: Position): NuwaList {
     itemName = (i: number) => `item ${i}'s "${field}"`;
   }
   const kind = sortKind(keys, args, itemName);
+  return { items, keys, kind };
+}
+
+function sort([x, key]: Value[], host: BuiltinHost, at: Position): NuwaList {
+  const { items, keys, kind } = sortInput(x, key, at);
   // Sort positions by their keys; Array.prototype.sort is stable, so equal keys keep their order.
   const order = Array.from(keys, (_, i) => i);
   const charge = host.valueLimits.charge;
@@ -127,22 +133,7 @@ function sort([x, key]: Value[], host: BuiltinHost, at: Position): NuwaList {
 }
 
 function* sortSteps([x, key]: Value[], host: BuiltinHost, at: Position): Generator<void, NuwaList, void> {
-  const args = new Args('SORT', SORT_USAGE, at);
-  const list = args.list(x!, 'a list first');
-  const items = list.toArray();
-  let keys: Value[] = items;
-  let itemName = (i: number) => `item ${i}`;
-  if (key !== undefined) {
-    const field = args.string(key, 'the key to sort by (a string) second');
-    keys = items.map((item, i) => {
-      if (!(item instanceof NuwaObject)) throw args.fail(`SORT with a key sorts a list of objects, but item ${i} is ${describe(item)}`);
-      const value = item.get(field);
-      if (value === undefined) throw args.fail(`SORT by "${field}": item ${i} has no key "${field}" (its keys: ${formatKeys([...item.keys()]) || 'none'})`);
-      return value;
-    });
-    itemName = (i: number) => `item ${i}'s "${field}"`;
-  }
-  const kind = sortKind(keys, args, itemName);
+  const { items, keys, kind } = sortInput(x, key, at);
   const before =
     kind === 'number'
       ? (a: number, b: number) => (keys[a] as number) - (keys[b] as number)
