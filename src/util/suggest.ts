@@ -1,5 +1,5 @@
 // "Did you mean ...?": the closest known names to a misspelt one.
-import { distance } from 'fastest-levenshtein';
+import { distance } from '#fastest-levenshtein';
 
 /** Up to `limit` candidates close enough to `name` to be a plausible typo, closest first. */
 export function closestNames(name: string, candidates: Iterable<string>, limit = 3): string[] {

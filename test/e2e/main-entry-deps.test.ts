@@ -55,6 +55,10 @@ describe('the main entry', () => {
     visit('index.js');
     const packages = [...loaded].flatMap(importsOf).filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:'));
     expect(packages.filter((name) => /^(@opentelemetry|json-schema-to-ts|@modelcontextprotocol|pg$|@dbos-inc)/.test(name))).toEqual([]);
+    // Nor any other package: Chevrotain, Ajv, MiniSearch, @noble/hashes and fastest-levenshtein are
+    // required on first use (package.json "imports", "module-sync"), as is node:util beyond its types.
+    expect(packages).toEqual([]);
+    expect([...loaded].flatMap(importsOf)).not.toContain('node:util');
     // One chunk holds the main entry's code: `import 'nuwa-script'` opens two files of the package.
     expect(loaded.size).toBeLessThanOrEqual(2);
     const mcp = readdirSync(dir).filter((file) => file.startsWith('mcp'));
