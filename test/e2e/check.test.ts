@@ -1,19 +1,32 @@
-// End-to-end tests of `nuwa check` and of `nuwa run --check / --plan`: each spawns bin/nuwa as a
-// user would (it runs the built package in dist/, which `npm test` builds first).
+// Tests of `nuwa check` and of `nuwa run --check / --plan`. Most run the command's `main` in-process
+// with the output captured (what bin/nuwa runs, without starting Node each time); the first test,
+// a real terminal and hostile input spawn bin/nuwa as a user would (it runs the built package in
+// dist/, which `npm test` builds first).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { CliIO } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin', 'nuwa');
 const tools = path.join(root, 'examples', 'tools.mjs');
 
-function nuwa(args: string[], input = '') {
+/** bin/nuwa in a process of its own. */
+function nuwaProcess(args: string[], input = '') {
   const child = spawnSync(process.execPath, [bin, ...args], { cwd: root, input, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 20_000 });
   return { status: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+/** The CLI's main in this process, without a terminal or colour, its output captured. */
+async function nuwa(args: string[], input = '') {
+  const out = { stdout: '', stderr: '' };
+  const io: CliIO = { stdout: (t) => void (out.stdout += t), stderr: (t) => void (out.stderr += t), readStdin: async () => input, interactive: false, color: false, cwd: root };
+  const status = await main(args, io);
+  return { status, ...out };
 }
 
 function scriptFile(source: string): string {
@@ -36,15 +49,15 @@ END
 `;
 
 describe('nuwa check', () => {
-  it('reports nothing and exits 0 for a clean script', () => {
-    const result = nuwa(['check', 'examples/quickstart.nuwa', '--tools', tools]);
+  it('reports nothing and exits 0 for a clean script', async () => {
+    const result = nuwaProcess(['check', 'examples/quickstart.nuwa', '--tools', tools]);
     expect(result.stdout).toBe('examples/quickstart.nuwa: no problems found\n');
     expect(result.status).toBe(0);
   });
 
-  it('prints each problem with its position, severity, kind, message and code frame; exits 1', () => {
+  it('prints each problem with its position, severity, kind, message and code frame; exits 1', async () => {
     const file = scriptFile(BROKEN);
-    const result = nuwa(['check', file, '--tools', tools]);
+    const result = await nuwa(['check', file, '--tools', tools]);
     expect(result.status).toBe(1);
     expect(result.stdout).toBe(
       `${file}:2:9: error: MemberAccessError: \`.value\` needs an object, but \`p\` is always a number (the declared result of \`get_price\`)\n` +
@@ -52,8 +65,8 @@ describe('nuwa check', () => {
     );
   });
 
-  it('--json prints { ok, problems }', () => {
-    const result = nuwa(['check', '-', '--tools', tools, '--json', '--var', 'c=true'], 'IF c THEN\n  LET y = 1\nEND\nPRINT(y)\nAPPEND([], 1)\nPRINT(nope)');
+  it('--json prints { ok, problems }', async () => {
+    const result = await nuwa(['check', '-', '--tools', tools, '--json', '--var', 'c=true'], 'IF c THEN\n  LET y = 1\nEND\nPRINT(y)\nAPPEND([], 1)\nPRINT(nope)');
     expect(result.status).toBe(1);
     const report = JSON.parse(result.stdout);
     expect(report.ok).toBe(false);
@@ -65,20 +78,20 @@ describe('nuwa check', () => {
     expect(report.plan).toBeUndefined();
   });
 
-  it('--var makes a variable count as set', () => {
-    expect(nuwa(['check', '-', '--var', 'x=true'], 'IF x THEN\n  PRINT(1)\nEND').status).toBe(0);
+  it('--var makes a variable count as set', async () => {
+    expect((await nuwa(['check', '-', '--var', 'x=true'], 'IF x THEN\n  PRINT(1)\nEND')).status).toBe(0);
   });
 
-  it('reports every syntax error as a problem', () => {
-    const result = nuwa(['check', '-', '--json'], 'LET a = = 1\nLET b = )');
+  it('reports every syntax error as a problem', async () => {
+    const result = await nuwa(['check', '-', '--json'], 'LET a = = 1\nLET b = )');
     expect(result.status).toBe(1);
     const report = JSON.parse(result.stdout);
     expect(report.problems.map((p: { kind: string; line: number }) => `${p.kind}@${p.line}`)).toEqual(['SyntaxError@1', 'SyntaxError@2']);
   });
 
-  it('--plan prints each reachable CALL with its risk level and bound, and what needs approval', () => {
+  it('--plan prints each reachable CALL with its risk level and bound, and what needs approval', async () => {
     const file = scriptFile(ORDERS);
-    const result = nuwa(['check', file, '--tools', tools, '--plan']);
+    const result = await nuwa(['check', file, '--tools', tools, '--plan']);
     expect(result.status).toBe(0);
     expect(result.stdout).toBe(
       [
@@ -94,8 +107,8 @@ describe('nuwa check', () => {
     );
   });
 
-  it('--plan --json adds the plan', () => {
-    const result = nuwa(['check', scriptFile(ORDERS), '--tools', tools, '--plan', '--json']);
+  it('--plan --json adds the plan', async () => {
+    const result = await nuwa(['check', scriptFile(ORDERS), '--tools', tools, '--plan', '--json']);
     expect(result.status).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.ok).toBe(true);
@@ -108,46 +121,46 @@ describe('nuwa check', () => {
     expect(report.plan.scriptHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('--plan --json marks a call inside a list comprehension concurrent, with the bound of its list', () => {
-    const result = nuwa(['check', 'examples/collect.nuwa', '--tools', tools, '--plan', '--json']);
+  it('--plan --json marks a call inside a list comprehension concurrent, with the bound of its list', async () => {
+    const result = await nuwa(['check', 'examples/collect.nuwa', '--tools', tools, '--plan', '--json']);
     expect(result.status).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.plan.calls).toEqual([{ tool: 'get_sales', confirm: 'none', category: 'data', line: 8, column: 14, maxCount: 3, concurrent: true }]);
   });
 
-  it('usage errors exit 2', () => {
-    expect(nuwa(['check']).status).toBe(2);
-    expect(nuwa(['check', 'no/such/file.nuwa']).status).toBe(2);
-    expect(nuwa(['check', '-', '--frobnicate'], 'PRINT(1)').status).toBe(2);
+  it('usage errors exit 2', async () => {
+    expect((await nuwa(['check'])).status).toBe(2);
+    expect((await nuwa(['check', 'no/such/file.nuwa'])).status).toBe(2);
+    expect((await nuwa(['check', '-', '--frobnicate'], 'PRINT(1)')).status).toBe(2);
   });
 
-  it('is listed in the help', () => {
-    expect(nuwa(['--help']).stdout).toMatch(/nuwa check <file\.nuwa/);
-    expect(nuwa(['check', '--help']).stdout).toMatch(/--plan/);
-    expect(nuwa(['run', '--help']).stdout).toMatch(/--check[\s\S]*--plan/);
+  it('is listed in the help', async () => {
+    expect((await nuwa(['--help'])).stdout).toMatch(/nuwa check <file\.nuwa/);
+    expect((await nuwa(['check', '--help'])).stdout).toMatch(/--plan/);
+    expect((await nuwa(['run', '--help'])).stdout).toMatch(/--check[\s\S]*--plan/);
   });
 });
 
 describe('nuwa run --check', () => {
-  it('refuses to run a script with errors: problems on stderr like check, nothing runs, exit 1', () => {
+  it('refuses to run a script with errors: problems on stderr like check, nothing runs, exit 1', async () => {
     const file = scriptFile(`PRINT("started")\n${BROKEN}`);
-    const result = nuwa(['run', file, '--tools', tools, '--check']);
+    const result = await nuwa(['run', file, '--tools', tools, '--check']);
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`${file}:3:9: error: MemberAccessError: \`.value\` needs an object`);
     expect(result.stderr).toContain('1 error');
   });
 
-  it('with --json: one JSON object with the first error and the problems', () => {
-    const result = nuwa(['run', '-', '--tools', tools, '--check', '--json'], `PRINT("started")\n${BROKEN}`);
+  it('with --json: one JSON object with the first error and the problems', async () => {
+    const result = await nuwa(['run', '-', '--tools', tools, '--check', '--json'], `PRINT("started")\n${BROKEN}`);
     expect(result.status).toBe(1);
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ ok: false, output: [], error: { kind: 'MemberAccessError', line: 3, column: 9 } });
     expect(report.problems).toHaveLength(1);
   });
 
-  it('runs a script without errors (warnings go to stderr)', () => {
-    const result = nuwa(['run', '-', '--check'], 'LET xs = [1]\nAPPEND(xs, 2)\nPRINT(xs)');
+  it('runs a script without errors (warnings go to stderr)', async () => {
+    const result = await nuwa(['run', '-', '--check'], 'LET xs = [1]\nAPPEND(xs, 2)\nPRINT(xs)');
     expect(result.status).toBe(0);
     expect(result.stdout).toBe('[1]\n');
     expect(result.stderr).toMatch(/warning: DiscardedResult/);
@@ -155,24 +168,24 @@ describe('nuwa run --check', () => {
 });
 
 describe('nuwa run --plan', () => {
-  it('without a terminal and without --yes, refuses a plan that needs approval: nothing runs', () => {
-    const result = nuwa(['run', scriptFile(ORDERS), '--tools', tools, '--plan']);
+  it('without a terminal and without --yes, refuses a plan that needs approval: nothing runs', async () => {
+    const result = await nuwa(['run', scriptFile(ORDERS), '--tools', tools, '--plan']);
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/Needs approval: place_order \(write\) ≤ 2/);
     expect(result.stderr).toMatch(/ToolDeniedError: the plan needs approval \(place_order ≤ 2\): run on a terminal to be asked once, or pass --yes/);
   });
 
-  it('runs at once when nothing needs approval', () => {
-    const result = nuwa(['run', 'examples/quickstart.nuwa', '--tools', tools, '--plan']);
+  it('runs at once when nothing needs approval', async () => {
+    const result = await nuwa(['run', 'examples/quickstart.nuwa', '--tools', tools, '--plan']);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('Average of the watchlist: 261.71');
     expect(result.stderr).toMatch(/Nothing needs approval/);
   });
 
-  it('--yes approves the plan; the trace records that the plan approved each call', () => {
+  it('--yes approves the plan; the trace records that the plan approved each call', async () => {
     const trace = path.join(mkdtempSync(path.join(tmpdir(), 'nuwa-trace-')), 'events.jsonl');
-    const result = nuwa(['run', scriptFile(ORDERS), '--tools', tools, '--plan', '--yes', '--trace', trace]);
+    const result = await nuwa(['run', scriptFile(ORDERS), '--tools', tools, '--plan', '--yes', '--trace', trace]);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('AAPL: filled\nMSFT: filled\n');
     const events = readFileSync(trace, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
@@ -180,8 +193,8 @@ describe('nuwa run --plan', () => {
     expect(orders.map((e) => e.approvedBy)).toEqual(['plan', 'plan']);
   });
 
-  it('--plan --json: the plan is in the report', () => {
-    const result = nuwa(['run', scriptFile(ORDERS), '--tools', tools, '--plan', '--yes', '--json']);
+  it('--plan --json: the plan is in the report', async () => {
+    const result = await nuwa(['run', scriptFile(ORDERS), '--tools', tools, '--plan', '--yes', '--json']);
     expect(result.status).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.ok).toBe(true);
