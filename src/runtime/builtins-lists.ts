@@ -17,7 +17,8 @@ function sliceIndex(index: number, length: number): number {
 
 const SLICE_USAGE = 'SLICE(list | string, start, end?)';
 
-function slice([x, start, end]: Value[], host: BuiltinHost, at: Position): Value {
+/** SLICE's arguments checked: a string's slice at once, or the list and the bounds of its items to copy. */
+function sliceInput(x: Value | undefined, start: Value | undefined, end: Value | undefined, host: BuiltinHost, at: Position): string | { list: NuwaList; first: number; last: number } {
   const args = new Args('SLICE', SLICE_USAGE, at);
   const from = args.number(start!, 'a start index second');
   const to = end === undefined ? undefined : args.number(end, 'an end index third');
@@ -28,6 +29,13 @@ function slice([x, start, end]: Value[], host: BuiltinHost, at: Position): Value
   const list = args.list(x!, 'a list or string first');
   const first = sliceIndex(from, list.length);
   const last = to === undefined ? list.length : sliceIndex(to, list.length);
+  return { list, first, last };
+}
+
+function slice([x, start, end]: Value[], host: BuiltinHost, at: Position): Value {
+  const input = sliceInput(x, start, end, host, at);
+  if (typeof input === 'string') return input;
+  const { list, first, last } = input;
   const items: Value[] = [];
   for (let i = first; i < last; i++) items.push(list.at(i));
   host.valueLimits.charge?.(items.length);
@@ -35,16 +43,9 @@ function slice([x, start, end]: Value[], host: BuiltinHost, at: Position): Value
 }
 
 function* sliceSteps([x, start, end]: Value[], host: BuiltinHost, at: Position): Generator<void, Value, void> {
-  const args = new Args('SLICE', SLICE_USAGE, at);
-  const from = args.number(start!, 'a start index second');
-  const to = end === undefined ? undefined : args.number(end, 'an end index third');
-  if (typeof x === 'string') {
-    chargeChars(host, x.length);
-    return x.slice(from, to);
-  }
-  const list = args.list(x!, 'a list or string first');
-  const first = sliceIndex(from, list.length);
-  const last = to === undefined ? list.length : sliceIndex(to, list.length);
+  const input = sliceInput(x, start, end, host, at);
+  if (typeof input === 'string') return input;
+  const { list, first, last } = input;
   const items: Value[] = [];
   const progress = new Progress(host);
   for (let i = first; i < last; i++) {
