@@ -186,7 +186,8 @@ function* sortPositions(n: number, compare: (a: number, b: number) => number, pr
 
 const RANGE_USAGE = 'RANGE(n) or RANGE(start, end)';
 
-function range([a, b]: Value[], host: BuiltinHost, at: Position): NuwaList {
+/** RANGE's arguments checked: where the numbers start and how many there are, within maxValueSize. */
+function rangeBounds(a: Value | undefined, b: Value | undefined, host: BuiltinHost, at: Position): { start: number; count: number } {
   const args = new Args('RANGE', RANGE_USAGE, at);
   const start = b === undefined ? 0 : args.integer(a!, 'a whole number start');
   const end = b === undefined ? args.integer(a!, 'a whole number n') : args.integer(b, 'a whole number end');
@@ -196,6 +197,11 @@ function range([a, b]: Value[], host: BuiltinHost, at: Position): NuwaList {
     const call = b === undefined ? `RANGE(${end})` : `RANGE(${start}, ${end})`;
     throw new NuwaError('LimitExceededError', `${call} would hold ${count} items, more than maxValueSize (${maxValueSize})`, at);
   }
+  return { start, count };
+}
+
+function range([a, b]: Value[], host: BuiltinHost, at: Position): NuwaList {
+  const { start, count } = rangeBounds(a, b, host, at);
   const items: number[] = new Array(count);
   for (let i = 0; i < count; i++) items[i] = start + i;
   host.valueLimits.charge?.(count);
@@ -203,15 +209,7 @@ function range([a, b]: Value[], host: BuiltinHost, at: Position): NuwaList {
 }
 
 function* rangeSteps([a, b]: Value[], host: BuiltinHost, at: Position): Generator<void, NuwaList, void> {
-  const args = new Args('RANGE', RANGE_USAGE, at);
-  const start = b === undefined ? 0 : args.integer(a!, 'a whole number start');
-  const end = b === undefined ? args.integer(a!, 'a whole number n') : args.integer(b, 'a whole number end');
-  const count = Math.max(0, end - start);
-  const { maxValueSize } = host.valueLimits;
-  if (count > maxValueSize) {
-    const call = b === undefined ? `RANGE(${end})` : `RANGE(${start}, ${end})`;
-    throw new NuwaError('LimitExceededError', `${call} would hold ${count} items, more than maxValueSize (${maxValueSize})`, at);
-  }
+  const { start, count } = rangeBounds(a, b, host, at);
   const items: number[] = new Array(count);
   const progress = new Progress(host);
   for (let i = 0; i < count; i++) {
