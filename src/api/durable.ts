@@ -249,14 +249,15 @@ function readMeta(meta: unknown): JsonObject {
   throw typeError('start: meta must be an object of JSON values');
 }
 
-function initialVariables(variables: unknown): Record<string, JsonValue> {
+/** A run's initial variables as a copy of JSON values, or a TypeError (its message after `where`, such as "enqueue: "). */
+export function initialVariables(variables: unknown, where = ''): Record<string, JsonValue> {
   if (variables === undefined) return {};
   try {
     const copy = copyJson(variables);
     if (copy === null || typeof copy !== 'object' || Array.isArray(copy)) throw new Error('they must be an object of name → JSON value');
     return copy;
   } catch (error) {
-    throw isNuwaError(error) ? error : typeError(`the initial variables are not JSON: ${describeThrown(error)}`);
+    throw isNuwaError(error) ? error : typeError(`${where}the initial variables are not JSON: ${describeThrown(error)}`);
   }
 }
 

@@ -5,11 +5,10 @@
 // through DBOS's client (a process that only does that never launches DBOS).
 import { randomUUID } from 'node:crypto';
 import { DBOS, DBOSClient, Error as DBOSErrors } from '@dbos-inc/dbos-sdk';
-import { isNuwaError, NuwaError } from '../errors.js';
-import type { JsonValue } from '../values/json.js';
-import { copyJson } from '../values/values.js';
+import { NuwaError } from '../errors.js';
 import { describeThrown } from '../util/foreign.js';
 import type { Decision, PendingCall } from '../tools/journal.js';
+import { initialVariables } from '../api/durable.js';
 import { checkRunId } from '../api/store.js';
 import type { Interpreter } from '../api/interpreter.js';
 import { sendDecision } from './decisions.js';
@@ -141,7 +140,7 @@ class Helpers implements NuwaDbos {
     if (typeof source !== 'string') throw typeError('enqueue(source): the source must be script text');
     const { runId = randomUUID(), variables, fileName } = readEnqueueOptions(options);
     checkRunId(runId);
-    const input: RunInput = { source, variables: initialVariables(variables), ...(fileName !== undefined && { fileName }) };
+    const input: RunInput = { source, variables: initialVariables(variables, 'enqueue: '), ...(fileName !== undefined && { fileName }) };
     const client = await this.client();
     await client.enqueue({ queueName: this.settings.queue.name, workflowName: WORKFLOW_NAME, workflowID: runId }, input);
     return runId;
@@ -327,16 +326,6 @@ function readEnqueueOptions(options: EnqueueOptions): EnqueueOptions {
   return options;
 }
 
-function initialVariables(variables: unknown): Record<string, JsonValue> {
-  if (variables === undefined) return {};
-  try {
-    const copy = copyJson(variables);
-    if (copy === null || typeof copy !== 'object' || Array.isArray(copy)) throw new Error('they must be an object of name → JSON value');
-    return copy;
-  } catch (error) {
-    throw isNuwaError(error) ? error : typeError(`enqueue: the initial variables are not JSON: ${describeThrown(error)}`);
-  }
-}
 
 function positiveInteger(value: unknown, name: string): void {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw typeError(`nuwaDbos: ${name} must be a positive whole number, not ${String(value)}`);
