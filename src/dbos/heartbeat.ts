@@ -16,6 +16,7 @@
 // Only workers of the same application version take each other over: DBOS replays a workflow only
 // under the code version that started it.
 import type { Pool, PoolClient } from 'pg';
+import { createTableOnce } from './schema.js';
 
 export const HEARTBEAT_TABLE = 'nuwa.dbos_executors';
 
@@ -135,26 +136,16 @@ export class ExecutorHeartbeat {
 
 /** Creates the schema and table once; concurrent workers wait on an advisory lock rather than collide. */
 export async function ensureHeartbeatTable(pool: Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(`SELECT pg_advisory_xact_lock(hashtext('${HEARTBEAT_TABLE}'))`);
-    await client.query('CREATE SCHEMA IF NOT EXISTS nuwa');
-    await client.query(`CREATE TABLE IF NOT EXISTS ${HEARTBEAT_TABLE} (
-      application_name text NOT NULL,
+  await createTableOnce(
+    pool,
+    HEARTBEAT_TABLE,
+    `application_name text NOT NULL,
       executor_id text NOT NULL,
       application_version text NOT NULL,
       started_at timestamptz NOT NULL DEFAULT now(),
       beat_at timestamptz NOT NULL,
-      PRIMARY KEY (application_name, executor_id)
-    )`);
-    await client.query('COMMIT');
-  } catch (error) {
-    await rollback(client);
-    throw error;
-  } finally {
-    client.release();
-  }
+      PRIMARY KEY (application_name, executor_id)`,
+  );
 }
 
 async function rollback(client: PoolClient): Promise<void> {

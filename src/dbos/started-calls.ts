@@ -14,6 +14,7 @@
 // function runs again and no row is read again. Plain `pg`, in the DBOS system database (schema
 // `nuwa`, beside the workers' heartbeat rows).
 import pg from 'pg';
+import { createTableOnce } from './schema.js';
 
 export const STARTED_CALLS_TABLE = 'nuwa.dbos_started_calls';
 
@@ -75,23 +76,13 @@ export class StartedCalls {
 
 /** Creates the schema and table once; workers starting together wait on an advisory lock. */
 async function ensureTable(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(`SELECT pg_advisory_xact_lock(hashtext('${STARTED_CALLS_TABLE}'))`);
-    await client.query('CREATE SCHEMA IF NOT EXISTS nuwa');
-    await client.query(`CREATE TABLE IF NOT EXISTS ${STARTED_CALLS_TABLE} (
-      workflow_id text NOT NULL,
+  await createTableOnce(
+    pool,
+    STARTED_CALLS_TABLE,
+    `workflow_id text NOT NULL,
       step_id integer NOT NULL,
       call_id text NOT NULL,
       started_at timestamptz NOT NULL DEFAULT now(),
-      PRIMARY KEY (workflow_id, step_id, call_id)
-    )`);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+      PRIMARY KEY (workflow_id, step_id, call_id)`,
+  );
 }
