@@ -99,7 +99,7 @@ describe('nuwa repl: context.ask', () => {
 });
 
 describe('nuwa run: context.ask without a terminal', () => {
-  const run = (args: string[], input = '') => spawnSync(process.execPath, [bin, 'run', ...args, '--tools', tools], { cwd: root, input, encoding: 'utf8', timeout: 30_000 });
+  const run = (args: string[], input = '') => spawnSync(process.execPath, [bin, 'run', ...args, '--tools', tools], { cwd: root, input, encoding: 'utf8', timeout: 30_000, env: { ...process.env, NO_COLOR: '1' } });
 
   it('refuses with a ToolExecutionError that says a terminal is needed', () => {
     const child = run([script('LET name = CALL ask_name {}\n')]);
