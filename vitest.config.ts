@@ -13,7 +13,7 @@ export default defineConfig({
       '#ajv': fileURLToPath(new URL('./src/tools/ajv-sync.ts', import.meta.url)),
       '#ajv-formats': fileURLToPath(new URL('./src/tools/ajv-formats-sync.ts', import.meta.url)),
       '#minisearch': fileURLToPath(new URL('./src/tools/minisearch-sync.ts', import.meta.url)),
-      '#hashes': fileURLToPath(new URL('./src/util/hashes-sync.ts', import.meta.url)),
+      '#hashes': fileURLToPath(new URL('./src/util/hashes-node.ts', import.meta.url)),
       // What registry.connectMcp imports by the package's name (providers/install.ts): the source here.
       'nuwa-script/mcp': fileURLToPath(new URL('./src/mcp.ts', import.meta.url)),
     },

@@ -1,6 +1,8 @@
 // The weight of embedding Nuwa: a minimal host (imports Interpreter and ToolRegistry, registers one
 // tool, runs a script) bundled and minified by esbuild as an application would bundle it, the
-// package installed under node_modules (linked). Prints one JSON object on stdout:
+// package installed under node_modules (linked; the project's own tsconfig.json, which esbuild
+// would find above the linked files, is not read: an installed package has none). Prints one JSON
+// object on stdout:
 //   { kb, browserKb, packages: { name: KB in the Node bundle } }
 //   node bench/host-bundle.mjs <work dir>
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -31,7 +33,7 @@ await new Interpreter(registry, { print: (line) => console.log(line) }).run('LET
 
 /** The minified bundle for `platform`, and how many of its bytes each package (or our dist/) brought. */
 async function bundle(platform) {
-  const built = await build({ entryPoints: [entry], bundle: true, minify: true, platform, format: 'esm', write: false, metafile: true, logLevel: 'silent', absWorkingDir: project });
+  const built = await build({ entryPoints: [entry], bundle: true, minify: true, platform, format: 'esm', write: false, metafile: true, logLevel: 'silent', absWorkingDir: project, tsconfigRaw: '{}' });
   const packages = {};
   for (const [input, { bytesInOutput }] of Object.entries(Object.values(built.metafile.outputs)[0].inputs)) {
     const name = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(path.relative(root, path.resolve(project, input)))?.[1] ?? 'nuwa-script';

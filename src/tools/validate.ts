@@ -4,11 +4,12 @@
 // coercion follows the schema wherever it nests.
 //
 // Most tools take a few named arguments of plain types (a Nuwa parameter list is always such a flat
-// schema): those are checked by a few typeof tests (flatCheck), and Ajv is compiled for them only
-// when a call fails that check, to coerce and to word the problems exactly as for any schema. So a
-// host with such tools never loads Ajv (`#ajv`: loaded on first use where Node allows, see
-// ajv-sync.ts), which is most of what `nuwa run` would otherwise spend starting up.
+// schema): those are checked by a few typeof tests, and a call that fails them by flat-schema.ts,
+// which reports exactly as Ajv would. So a host with such tools never loads Ajv (`#ajv`: required on
+// first use under Node, see ajv-sync.ts), which is most of what `nuwa run` would otherwise spend
+// starting up, and a bundle made for Node does not carry it.
 import type { Ajv as AjvInstance, ErrorObject, ValidateFunction } from 'ajv';
+import { flatValidate, hasType, isFlat, typeCode, type SchemaValidate } from './flat-schema.js';
 import { Ajv } from '#ajv';
 import * as ajvFormats from '#ajv-formats';
 import type { JsonObject, JsonValue } from '../values/json.js';
@@ -42,6 +43,21 @@ const instances: Partial<Record<Purpose, AjvInstance>> = {};
 /** The Ajv that compiles argument validators (filling defaults in), or result checks; made when first needed. */
 const ajvFor = (purpose: Purpose): AjvInstance => (instances[purpose] ??= makeAjv(purpose === 'arguments'));
 
+/**
+ * The Ajv for `purpose`. Under Node Ajv is required from node_modules when first needed, also from a
+ * host's bundle made for Node (which does not carry it): where it cannot be found, say what to do.
+ */
+function loadedAjv(purpose: Purpose, subject: string): AjvInstance {
+  try {
+    return ajvFor(purpose);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw error;
+    throw new TypeError(
+      `${subject} cannot be checked in this host: validating a JSON Schema beyond named arguments of plain types needs the packages ajv and ajv-formats, which this host cannot load (${String((error as Error).message).split('\n')[0]}); install them where the host runs (npm install ajv ajv-formats), or describe the tool by a parameter list and a plain \`returns\` type`,
+    );
+  }
+}
+
 export interface ArgumentProblem {
   /** Where in the arguments: `qty`, `items[2].price`, or '' for the whole call. */
   path: string;
@@ -74,7 +90,7 @@ function compile(purpose: Purpose, subject: string, schema: JsonSchema): Validat
   // overflows (while compiling, or on every call): say where it is instead.
   const cycle = findRefCycle(cleaned);
   if (cycle !== undefined) throw new TypeError(`${subject} has a $ref cycle at ${cycle}`);
-  const ajv = ajvFor(purpose);
+  const ajv = loadedAjv(purpose, subject);
   let validate: ValidateFunction;
   try {
     validate = ajv.compile(cleaned);
@@ -110,11 +126,11 @@ export function compileArgumentValidator(toolName: string, schema: JsonSchemaObj
   // A schema naming `constructor`, `__proto__` and the like is checked in the bare form (bare.ts).
   const bare = needsBareForm(schema);
   const checked = bare ? (bareSchema(schema) as JsonSchemaObject) : schema;
-  let compiled: ValidateFunction | undefined = flat ? undefined : compile('arguments', `tool "${toolName}": its parameters schema`, checked);
+  // A flat schema is checked by flat-schema.ts, which reports as Ajv would; any other by Ajv.
+  const validate: SchemaValidate | ValidateFunction = flat ? flatValidate(checked) : compile('arguments', `tool "${toolName}": its parameters schema`, checked);
 
-  /** Ajv's verdict, coercing where that makes the arguments valid; the problems otherwise. */
+  /** The full verdict, coercing where that makes the arguments valid; the problems otherwise. */
   const validateFully = (args: JsonObject, nullProblems: ArgumentProblem[] | null): ArgumentProblem[] | null => {
-    const validate = (compiled ??= compile('arguments', `tool "${toolName}": its parameters schema`, checked));
     // In the bare form, Ajv works on a copy; its defaults and coercions are carried back.
     const target = bare ? (bareData(args) as JsonObject) : args;
     try {
@@ -140,7 +156,8 @@ export function compileArgumentValidator(toolName: string, schema: JsonSchemaObj
   const nullGiven = (key: string): ArgumentProblem => ({ path: key, message: `missing required argument \`${key}\` (null was given)` });
 
   if (flat) {
-    // One pass over the arguments does rule 2 and the checks; only a call that fails them goes to Ajv.
+    // One pass over the arguments does rule 2 and the checks; only a call that fails them is checked
+    // fully (to coerce, and to word the problems).
     const names = accepted;
     const types = names.map((name) => typeCode(properties[name]!));
     const nullable = names.map((name) => allowsNull(properties[name]));
@@ -156,7 +173,7 @@ export function compileArgumentValidator(toolName: string, schema: JsonSchemaObj
         while (i < names.length && names[i] !== key) i++;
         const value = args[key]!;
         if (i === names.length) {
-          // Not declared (null included: rule 2 is about declared parameters): Ajv decides.
+          // Not declared (null included: rule 2 is about declared parameters): the full check decides.
           if (closed) fits = false;
           continue;
         }
@@ -205,59 +222,6 @@ function originalNames(error: ErrorObject): ErrorObject {
     if (typeof params[key] === 'string') params[key] = originalKey(params[key] as string);
   }
   return { ...error, instancePath, params };
-}
-
-const JSON_TYPES = ['any', 'string', 'number', 'integer', 'boolean', 'null', 'array', 'object'];
-const ANNOTATIONS = new Set(['description', 'title']);
-
-/** The type of a flat schema's property, as an index into JSON_TYPES (0: any). */
-function typeCode(property: JsonSchema): number {
-  return typeof property === 'object' && typeof property.type === 'string' ? JSON_TYPES.indexOf(property.type) : 0;
-}
-
-/** Whether a JSON value is of a type of JSON_TYPES, as Ajv decides it. */
-function hasType(code: number, value: JsonValue): boolean {
-  switch (code) {
-    case 1:
-      return typeof value === 'string';
-    case 2:
-      return typeof value === 'number';
-    case 3:
-      return Number.isInteger(value);
-    case 4:
-      return typeof value === 'boolean';
-    case 5:
-      return value === null;
-    case 6:
-      return Array.isArray(value);
-    case 7:
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
-    default:
-      return true;
-  }
-}
-
-/**
- * Whether a schema is flat: an object of named properties, each of one JSON type or of any, with
- * `required` (of those names) and `additionalProperties` (true or false) at most. For such a schema,
- * arguments whose own keys are declared (if it is closed), each of its type, with every required one
- * there, are what Ajv accepts as they are (no coercion, no default). Names that objects inherit
- * (`constructor`...) are left to Ajv, which reads them through the prototype.
- */
-function isFlat(schema: JsonSchemaObject): boolean {
-  for (const key of Object.keys(schema)) {
-    if (!ANNOTATIONS.has(key) && key !== 'type' && key !== 'properties' && key !== 'required' && key !== 'additionalProperties') return false;
-  }
-  if (schema.type !== 'object' || (schema.additionalProperties !== undefined && typeof schema.additionalProperties !== 'boolean')) return false;
-  const properties = schema.properties ?? {};
-  if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) return false;
-  for (const [name, property] of Object.entries(properties as Record<string, JsonSchema>)) {
-    if (name in Object.prototype || property === null || typeof property !== 'object' || Array.isArray(property)) return false;
-    for (const key of Object.keys(property)) if (key !== 'type' && !ANNOTATIONS.has(key)) return false;
-    if (property.type !== undefined && (typeof property.type !== 'string' || JSON_TYPES.indexOf(property.type) <= 0)) return false;
-  }
-  const required = schema.required ?? [];
-  return Array.isArray(required) && required.every((name) => typeof name === 'string' && Object.hasOwn(properties, name));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,27 +1,19 @@
 // SHA-256 and HMAC-SHA256 as hex, for the identities of scripts and the signatures of checkpoints.
-// From a small audited library rather than node:crypto, so that the same code runs in browsers: a
-// program's hash (check/hash.ts) is needed synchronously, which the browser's WebCrypto cannot give.
-// The library is behind `#hashes` (hashes.ts, hashes-sync.ts), so that Node loads it when first used.
-import { noble } from '#hashes';
+// Behind `#hashes`: node:crypto under Node (hashes-node.ts, loaded when first used), a small audited
+// library in browsers (hashes.ts), whose WebCrypto cannot hash synchronously as check/hash.ts needs.
+import { loadDigests } from '#hashes';
 
 export function sha256Hex(text: string): string {
-  const { bytesToHex, sha256, utf8ToBytes } = noble();
-  return bytesToHex(sha256(utf8ToBytes(text)));
+  return loadDigests().sha256Hex(text);
 }
 
 /** A SHA-256 fed piece by piece (a big program's text is not built as one string). */
 export function sha256Stream(): { update(text: string): void; hex(): string } {
-  const { bytesToHex, sha256, utf8ToBytes } = noble();
-  const hash = sha256.create();
-  return {
-    update: (text) => void hash.update(utf8ToBytes(text)),
-    hex: () => bytesToHex(hash.digest()),
-  };
+  return loadDigests().sha256Stream();
 }
 
 export function hmacSha256Hex(key: string | Uint8Array, text: string): string {
-  const { bytesToHex, hmac, sha256, utf8ToBytes } = noble();
-  return bytesToHex(hmac(sha256, typeof key === 'string' ? utf8ToBytes(key) : key, utf8ToBytes(text)));
+  return loadDigests().hmacSha256Hex(key, text);
 }
 
 /** Compares two hex digests in constant time (a signature check must not leak where they differ). */

@@ -1,13 +1,15 @@
-// Unit tests for the flat-schema check of src/tools/validate.ts: for a schema of named arguments of
-// plain types, a few typeof tests stand in for Ajv, which is compiled only when a call fails them.
-// The check must never change a verdict: every call gets the same problems and the same (coerced)
-// arguments as with Ajv alone.
+// Unit tests for the flat-schema check of src/tools/validate.ts and src/tools/flat-schema.ts: for a
+// schema of named arguments of plain types, a few typeof tests stand in for Ajv, and a call that
+// fails them is checked by flat-schema.ts. The check must never change a verdict: every call gets
+// the same errors, problems and (coerced) arguments as with Ajv alone.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../src/values/json.js';
 import { parametersToSchema } from '../../../src/tools/schema.js';
 import type { JsonSchemaObject } from '../../../src/tools/types.js';
 import { compileArgumentValidator } from '../../../src/tools/validate.js';
+import { flatValidate, isFlat } from '../../../src/tools/flat-schema.js';
+import { Ajv } from '../../../src/tools/ajv-sync.js';
 import { lastJson, runChild, src } from '../../support/child.js';
 
 const TYPES = ['string', 'number', 'integer', 'boolean', 'null', 'array', 'object', undefined] as const;
@@ -81,6 +83,22 @@ describe('the flat-schema check', () => {
     );
   });
 
+  it('reports the errors Ajv reports, in its order', () => {
+    // The options validate.ts compiles argument validators with.
+    const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false, logger: false, ownProperties: true });
+    const fields = (errors: unknown) => ((errors ?? []) as { keyword: string; instancePath: string; params: unknown; message?: string }[]).map(({ keyword, instancePath, params, message }) => ({ keyword, instancePath, params, message }));
+    fc.assert(
+      fc.property(schemaAndArguments, ({ schema, args }) => {
+        if (!isFlat(schema)) return;
+        const ours = flatValidate(schema);
+        const theirs = ajv.compile(schema);
+        expect(ours(args)).toBe(theirs(args));
+        expect(fields(ours.errors)).toEqual(fields(theirs.errors));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('covers every Nuwa parameter list', () => {
     const schema = parametersToSchema('t', [
       { name: 'n', description: 'a number', type: 'number' },
@@ -97,7 +115,7 @@ describe('the flat-schema check', () => {
 });
 
 describe('Ajv', () => {
-  it('is not loaded by runs whose tools have flat schemas, until a call fails the flat check', async () => {
+  it('is not loaded by runs whose tools have flat schemas, even for a call that fails the check; a richer schema loads it', async () => {
     const code = `
       import { createRequire } from 'node:module';
       import { Interpreter, ToolRegistry } from ${JSON.stringify(src('index.ts'))};
@@ -110,11 +128,15 @@ describe('Ajv', () => {
       await interpreter.run('LET a = CALL inc { n: 1 }\\nLET b = CALL echo { s: "x" }');
       const before = ajvLoaded();
       await interpreter.run('LET a = CALL inc { n: "2" }');
-      console.log(JSON.stringify({ before, after: ajvLoaded() }));
+      const failed = await interpreter.run('LET a = CALL inc { m: 2 }').catch((error) => error.message);
+      const after = ajvLoaded();
+      registry.register({ name: 'tags', description: 'tags', parameters: { type: 'object', properties: { t: { type: 'array', items: { type: 'string' } } } }, execute: ({ t }) => t });
+      console.log(JSON.stringify({ before, after, failed, rich: ajvLoaded() }));
     `;
     const result = await runChild(code);
     expect(result.stderr).toBe('');
-    expect(JSON.parse(result.stdout.trim().split('\n').pop()!)).toEqual({ before: false, after: true });
+    expect(JSON.parse(result.stdout.trim().split('\n').pop()!)).toMatchObject({ before: false, after: false, rich: true });
+    expect(JSON.parse(result.stdout.trim().split('\n').pop()!).failed).toContain('missing required argument `n`');
   });
 
   it('is reported as unusable, not as a bad schema, in a host that forbids code from text, and prints nothing', async () => {
