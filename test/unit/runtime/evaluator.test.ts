@@ -81,11 +81,18 @@ describe('compileProgram', () => {
   });
 
   it('awaits a tool before the statements after its CALL', async () => {
+    // What had been printed when the tool ran, and once it answered (no timing involved: a run may
+    // yield to the event loop before its first statement when the machine is slow).
     const output: string[] = [];
-    const interpreter = new Interpreter(registryWith({ t: async () => 5 }), { print: (line) => output.push(line) });
-    const promise = interpreter.run('PRINT("before") LET v = CALL t {} PRINT(v)');
-    expect(output).toEqual(['before']);
-    await promise;
+    let atCall: string[] = [];
+    const tool = async () => {
+      atCall = [...output];
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return 5;
+    };
+    const interpreter = new Interpreter(registryWith({ t: tool }), { print: (line) => output.push(line) });
+    await interpreter.run('PRINT("before") LET v = CALL t {} PRINT(v)');
+    expect(atCall).toEqual(['before']);
     expect(output).toEqual(['before', '5']);
   });
 });
