@@ -138,7 +138,8 @@ export class Interpreter {
       // A parse in one step may have spent the deadline or the slice too.
       const parsed = run.checkpoint();
       if (parsed !== undefined) await parsed;
-      const pending = compileProgram(program)(run, top);
+      // A program parsed here for this run is run once: its compiled statements need not be kept.
+      const pending = compileProgram(program, { once: typeof script === 'string' })(run, top);
       if (pending !== undefined) await pending;
       const variables = scopeVariables(top, limits);
       const result = resultOf(() => jsonVariables(variables, limits), run.output, stats());
