@@ -12,6 +12,7 @@ import { balanceBlocks } from './blocks.js';
 import { parseScriptTokens } from './stage.js';
 import { isRecoveryProblem } from './parser.js';
 import { isolateLines } from './isolate.js';
+import { parseStreamed } from './streamed.js';
 import { anyCall } from './nodes.js';
 import { byPosition, isRepaired, ProblemList, REPORTED_PROBLEMS } from './problems.js';
 
@@ -118,11 +119,7 @@ function isolateFailures(lexed: LexResult, tokens: IToken[], parsed: ParsedToken
 
 function outcome(lexed: LexResult, blockProblems: ProblemList, parsed: ParsedTokens, isolated: ReadonlySet<number> = new Set()): RecoveringOutcome {
   const count = lexed.problemCount + blockProblems.count + parsed.problems.length;
-  if (count === 0) {
-    const program: Program = { type: 'Program', body: parsed.body, line: 1, column: 1, hasCall: anyCall(parsed.body) };
-    if (parsed.comprehensions === 0) withoutComprehensions.add(program);
-    return { program };
-  }
+  if (count === 0) return { program: programOf(parsed.body, parsed.comprehensions) };
   // The script will not run: report the certain run-time mistakes too, so one retry fixes all.
   const outcome = finish([...lexed.problems, ...blockProblems.list, ...parsed.problems, ...parsed.notes], count + parsed.notes.length);
   const found = [...lexed.problems, ...blockProblems.list, ...parsed.problems];
@@ -157,6 +154,14 @@ const PARSE_SLICE_TOKENS = 16 * 1024;
  */
 export async function parseInSlices(source: string, options: ParseOptions, between: Between): Promise<Program> {
   if (typeof source !== 'string' || isShortSource(source)) return parse(source, options);
+  // Text without mistakes (most long text: generated plans) a piece at a time, so that its tokens
+  // are never all alive at once (streamed.ts); text with any problem, the ordinary way below.
+  try {
+    const streamed = await parseStreamed(source, between, PARSE_SLICE_CHARS);
+    if (streamed !== undefined) return programOf(streamed.body, streamed.comprehensions);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+  }
   let result: ParseOutcome;
   try {
     const lexed = await tokenizeInSlices(source, between, PARSE_SLICE_CHARS);
@@ -220,6 +225,13 @@ function finish(problems: SyntaxProblem[], count: number): ParseOutcome {
 }
 
 const withoutComprehensions = new WeakSet<Program>();
+
+/** The program of statements parsed without a problem, holding `comprehensions` list comprehensions. */
+function programOf(body: Program['body'], comprehensions: number): Program {
+  const program: Program = { type: 'Program', body, line: 1, column: 1, hasCall: anyCall(body) };
+  if (comprehensions === 0) withoutComprehensions.add(program);
+  return program;
+}
 
 /** False for a program parse() made and found no list comprehension in; true for any other. */
 export function mayHoldComprehensions(program: Program): boolean {

@@ -1,0 +1,105 @@
+// The streamed parse of long text (streamed.ts): for every script it takes, the statements parse()
+// gives; for every script with a problem anywhere, nothing (the caller then parses it the ordinary
+// way). Each script is streamed in the smallest slices (a line each: a piece ends at every line that
+// can end one) and in larger ones, so that every cut the stream can make is tried.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseProblems, parseInSlices, mayHoldComprehensions, PARSE_SLICE_CHARS } from '../../../src/syntax/parse.js';
+import { parseStreamed } from '../../../src/syntax/streamed.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** The scripts of the case corpus, the mistakes corpus and the examples: whole files, and each `---` chunk of a file. */
+function scripts(): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const dir of ['test/cases', 'test/mistakes', 'examples']) {
+    for (const file of readdirSync(path.join(root, dir)).filter((name) => name.endsWith('.nuwa'))) {
+      const text = readFileSync(path.join(root, dir, file), 'utf8');
+      out.push([`${dir}/${file}`, text]);
+      const chunks = text.split(/^---$/m);
+      if (chunks.length > 1) chunks.forEach((chunk, i) => out.push([`${dir}/${file} #${i + 1}`, chunk]));
+    }
+  }
+  return out;
+}
+
+const noPause = () => undefined;
+
+describe('parseStreamed', () => {
+  const all = scripts();
+
+  it('gives the statements parse gives for every script without problems, and nothing for the others', async () => {
+    let streamed = 0;
+    for (const [name, source] of all) {
+      const whole = parseProblems(source);
+      for (const sliceChars of [1, 40, 300]) {
+        const statements = await parseStreamed(source, noPause, sliceChars);
+        // A piece may show a problem the whole text has not (it reads `TRUE` without the LET that
+        // binds it elsewhere): then the stream gives up too, and the ordinary parse takes over.
+        if (statements === undefined) continue;
+        expect('program' in whole, `${name} in slices of ${sliceChars}`).toBe(true);
+        expect(statements.body, `${name} in slices of ${sliceChars}`).toEqual((whole as { program: { body: unknown } }).program.body);
+        streamed++;
+      }
+    }
+    // Most scripts of the corpora without problems stream, in every size of slice.
+    const valid = all.filter(([, source]) => 'program' in parseProblems(source)).length;
+    expect(valid).toBeGreaterThan(200);
+    expect(streamed).toBeGreaterThan(valid * 3 * 0.9);
+  });
+
+  it('gives up where a piece lacks what the whole text has: a LET elsewhere that binds `TRUE`', async () => {
+    const source = 'LET TRUE = 1\nLET a = TRUE + 1\nPRINT(a)\n';
+    expect('program' in parseProblems(source)).toBe(true);
+    expect(await parseStreamed(source, noPause, 1)).toBeUndefined();
+    expect(await parseStreamed(source, noPause, 100)).toBeDefined();
+  });
+
+  it('keeps a block, a bracket or a statement across lines whole, wherever the slices end', async () => {
+    const source = [
+      'LET a = [',
+      '  1,',
+      '  2]',
+      'IF a[0] == 1 THEN',
+      '  FOR x IN a DO',
+      '    LET b = { k: x,',
+      '      l: [y * 2 FOR y IN a IF y > 1] }',
+      '  END',
+      'ELSE',
+      '  LET b = 0',
+      'END',
+      'LET c = a',
+      '  [1]',
+      'LET d = 1 +',
+      '  2',
+      '',
+    ].join('\n');
+    const whole = parseProblems(source);
+    expect('program' in whole).toBe(true);
+    for (let sliceChars = 1; sliceChars < source.length; sliceChars += 7) {
+      const statements = await parseStreamed(source, noPause, sliceChars);
+      expect(statements?.body).toEqual((whole as { program: { body: unknown } }).program.body);
+      expect(statements?.comprehensions).toBe(1);
+    }
+  });
+
+  it('gives up at a problem on a later line, or text that is not a script', async () => {
+    const good = 'LET a = 1\nPRINT(a)\n'.repeat(50);
+    expect(await parseStreamed(good, noPause, 10)).toBeDefined();
+    for (const bad of [`${good}LET b = (1\n${good}`, `${good}END\n`, `${good}IF a THEN\n`, `${good}LET c = 'x'\n`, `${good}# note\n`, `${good}LET d = 1 ; \n`, 'LET a = 1\u0000\n']) {
+      expect(await parseStreamed(bad, noPause, 10)).toBeUndefined();
+    }
+  });
+
+  it('is what parseInSlices runs long text on: same program, comprehensions known, errors as parse reports them', async () => {
+    const block = 'LET xs = [1, 2, 3]\nFOR x IN xs DO\n  LET y = x * 2\nEND\n';
+    const source = `\ufeff${block.repeat(Math.ceil((3 * PARSE_SLICE_CHARS) / block.length))}`;
+    const program = await parseInSlices(source, {}, noPause);
+    expect(program).toEqual((parseProblems(source) as { program: unknown }).program);
+    expect(mayHoldComprehensions(program)).toBe(false);
+    const withComprehension = await parseInSlices(`${source}LET z = [x FOR x IN xs]\n`, {}, noPause);
+    expect(mayHoldComprehensions(withComprehension)).toBe(true);
+  });
+});
