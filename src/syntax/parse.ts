@@ -141,6 +141,12 @@ export const PARSE_SLICE_CHARS = 64 * 1024;
 export function isShortSource(source: string): boolean {
   return source.length <= PARSE_SLICE_CHARS;
 }
+/**
+ * How much text parseStreamed lexes at a time: small enough that a piece's tokens are garbage before
+ * the young generation is next collected (so they are never copied to the old one), large enough that
+ * the work per piece stays small beside the piece.
+ */
+const STREAM_SLICE_CHARS = 16 * 1024;
 /** About how many tokens the grammar parses between two calls of `between`. */
 const PARSE_SLICE_TOKENS = 16 * 1024;
 
@@ -157,7 +163,7 @@ export async function parseInSlices(source: string, options: ParseOptions, betwe
   // Text without mistakes (most long text: generated plans) a piece at a time, so that its tokens
   // are never all alive at once (streamed.ts); text with any problem, the ordinary way below.
   try {
-    const streamed = await parseStreamed(source, between, PARSE_SLICE_CHARS);
+    const streamed = await parseStreamed(source, between, STREAM_SLICE_CHARS);
     if (streamed !== undefined) return programOf(streamed.body, streamed.comprehensions);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
