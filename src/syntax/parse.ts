@@ -12,7 +12,7 @@ import { balanceBlocks } from './blocks.js';
 import { parseScriptTokens } from './stage.js';
 import { isRecoveryProblem } from './parser.js';
 import { isolateLines } from './isolate.js';
-import { parseStreamed } from './streamed.js';
+import { parseStreamed, parseStreamedNow, type StreamedStatements } from './streamed.js';
 import { anyCall } from './nodes.js';
 import { byPosition, isRepaired, ProblemList, REPORTED_PROBLEMS } from './problems.js';
 
@@ -73,6 +73,11 @@ export function parseWithRecovery(source: string): RecoveringOutcome {
 }
 
 function parseText(source: string): RecoveringOutcome {
+  if (!isShortSource(source)) {
+    // Long text without mistakes a piece at a time (streamed.ts), as parseInSlices does.
+    const streamed = streamedNow(source);
+    if (streamed !== undefined) return { program: programOf(streamed.body, streamed.comprehensions) };
+  }
   const lexed = tokenize(source);
   const early = stopsAtTokens(lexed);
   if (early !== undefined) return early;
@@ -80,6 +85,29 @@ function parseText(source: string): RecoveringOutcome {
   const tokens = balanceBlocks(lexed.tokens, blockProblems);
   const { parsed, isolated } = isolateFailures(lexed, tokens, parseScriptTokens(tokens, lexed.maxNesting));
   return outcome(lexed, blockProblems, parsed, isolated);
+}
+
+// The streamed parse's outcome, or undefined where it overflowed the stack: then the ordinary parse
+// decides what to report (it catches RangeError itself).
+function streamedNow(source: string): StreamedStatements | undefined {
+  try {
+    return parseStreamedNow(source, STREAM_SLICE_CHARS);
+  } catch (error) {
+    return overflowAsNothing(error);
+  }
+}
+
+async function streamedInSlices(source: string, between: Between): Promise<StreamedStatements | undefined> {
+  try {
+    return await parseStreamed(source, between, STREAM_SLICE_CHARS);
+  } catch (error) {
+    return overflowAsNothing(error);
+  }
+}
+
+function overflowAsNothing(error: unknown): undefined {
+  if (!(error instanceof RangeError)) throw error;
+  return undefined;
 }
 
 /** Text with problems that the grammar must not see, or would only add noise to. */
@@ -162,12 +190,8 @@ export async function parseInSlices(source: string, options: ParseOptions, betwe
   if (typeof source !== 'string' || isShortSource(source)) return parse(source, options);
   // Text without mistakes (most long text: generated plans) a piece at a time, so that its tokens
   // are never all alive at once (streamed.ts); text with any problem, the ordinary way below.
-  try {
-    const streamed = await parseStreamed(source, between, STREAM_SLICE_CHARS);
-    if (streamed !== undefined) return programOf(streamed.body, streamed.comprehensions);
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-  }
+  const streamed = await streamedInSlices(source, between);
+  if (streamed !== undefined) return programOf(streamed.body, streamed.comprehensions);
   let result: ParseOutcome;
   try {
     const lexed = await tokenizeInSlices(source, between, PARSE_SLICE_CHARS);

@@ -41,9 +41,26 @@ const STARTS_STATEMENT = table([T.Let, T.If, T.For], 1);
 /**
  * The statements of `source`, or undefined when it has a problem anywhere (then parse it the
  * ordinary way for its report). `between` is called after each slice of about `sliceChars` is lexed
- * and after its piece is parsed.
+ * and after its piece is parsed (and, for a piece of many statements, as its passes go).
  */
-export async function parseStreamed(text: string, between: Between, sliceChars: number): Promise<StreamedStatements | undefined> {
+export async function parseStreamed(source: string, between: Between, sliceChars: number): Promise<StreamedStatements | undefined> {
+  const steps = streamStatements(source, sliceChars);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await between();
+  }
+}
+
+/** parseStreamed in one step, on the caller's stack (parse.ts, for long text parsed synchronously). */
+export function parseStreamedNow(source: string, sliceChars: number): StreamedStatements | undefined {
+  const steps = streamStatements(source, sliceChars);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/** The work of parseStreamed, pausing (yield) where it calls `between`. */
+function* streamStatements(text: string, sliceChars: number): Generator<void, StreamedStatements | undefined, void> {
   const source = withoutByteOrderMark(text);
   if (notTextProblem(source) !== undefined) return undefined;
   const out: StreamedStatements = { body: [], comprehensions: 0 };
@@ -68,22 +85,19 @@ export async function parseStreamed(text: string, between: Between, sliceChars: 
     const last = slice.end >= source.length;
     if (last) cut = pending.length;
     if (cut > 0) {
-      await between();
+      yield;
       const piece = cut === pending.length ? pending : pending.slice(0, cut);
       pending = cut === pending.length ? [] : pending.slice(cut);
-      if (!(await parsePiece(source, piece, between, out))) return undefined;
+      if (!(yield* parsePiece(source, piece, out))) return undefined;
     }
-    if (!last) await between();
+    if (!last) yield;
   }
   return out;
 }
 
 /** Parses one piece into `out`; false at its first problem. */
-async function parsePiece(source: string, piece: IToken[], between: Between, out: StreamedStatements): Promise<boolean> {
-  const steps = finishTokens(source, piece);
-  let step = steps.next();
-  for (; !step.done; step = steps.next()) await between();
-  const lexed = step.value;
+function* parsePiece(source: string, piece: IToken[], out: StreamedStatements): Generator<void, boolean, void> {
+  const lexed = yield* finishTokens(source, piece);
   if (lexed.problemCount > 0 || lexed.tooDeep) return false;
   const blockProblems = new ProblemList();
   const tokens = balanceBlocks(lexed.tokens, blockProblems);

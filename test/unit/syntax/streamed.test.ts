@@ -6,8 +6,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseProblems, parseInSlices, mayHoldComprehensions, PARSE_SLICE_CHARS } from '../../../src/syntax/parse.js';
+import { parse, parseProblems, parseInSlices, mayHoldComprehensions, PARSE_SLICE_CHARS } from '../../../src/syntax/parse.js';
 import { parseStreamed } from '../../../src/syntax/streamed.js';
+import { NuwaError } from '../../../src/errors.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -93,13 +94,38 @@ describe('parseStreamed', () => {
     }
   });
 
+  it('reads long text the same in pieces as in one piece, whatever the size of the slices', async () => {
+    const examples = all.filter(([name, source]) => name.startsWith('examples/') && 'program' in parseProblems(source)).map(([, source]) => source);
+    let source = '';
+    for (let i = 0; source.length < 3 * PARSE_SLICE_CHARS; i++) source += `${examples[i % examples.length]}\n`;
+    // One slice as long as the text: one piece, put through the passes and the grammar as parse() does short text.
+    const whole = await parseStreamed(source, noPause, source.length);
+    expect(whole?.body.length).toBeGreaterThan(1000);
+    for (const sliceChars of [100, 4096, 16 * 1024]) expect(await parseStreamed(source, noPause, sliceChars)).toEqual(whole);
+    expect(parse(source).body).toEqual(whole!.body);
+  });
+
   it('is what parseInSlices runs long text on: same program, comprehensions known, errors as parse reports them', async () => {
     const block = 'LET xs = [1, 2, 3]\nFOR x IN xs DO\n  LET y = x * 2\nEND\n';
     const source = `\ufeff${block.repeat(Math.ceil((3 * PARSE_SLICE_CHARS) / block.length))}`;
     const program = await parseInSlices(source, {}, noPause);
-    expect(program).toEqual((parseProblems(source) as { program: unknown }).program);
+    expect(program).toEqual(parse(source));
     expect(mayHoldComprehensions(program)).toBe(false);
     const withComprehension = await parseInSlices(`${source}LET z = [x FOR x IN xs]\n`, {}, noPause);
     expect(mayHoldComprehensions(withComprehension)).toBe(true);
+    // A mistake on the last line: the whole text is parsed again the ordinary way, for the report parse gives.
+    const lines = source.split('\n').length;
+    const broken = `${source}LET z = [1, 2\nLET w = 1 +\n`;
+    const sliced = await parseInSlices(broken, { fileName: 'long.nuwa' }, noPause).catch((error: unknown) => error);
+    const whole = (() => {
+      try {
+        return parse(broken, { fileName: 'long.nuwa' });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(sliced).toBeInstanceOf(NuwaError);
+    expect(sliced).toEqual(whole);
+    expect((sliced as NuwaError).errors?.map((e) => e.line)).toEqual([lines, lines + 1]);
   });
 });
