@@ -173,9 +173,11 @@ function append<T>(to: T[], items: T[]): void {
   for (const item of items) to.push(item);
 }
 
+/** Line breaks in text[start, end) as the lexer counts them: `\n`, `\r\n` and a lone `\r`. */
 function countLines(text: string, start: number, end: number): number {
   let count = 0;
   for (let i = text.indexOf('\n', start); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) count++;
+  for (let i = text.indexOf('\r', start); i !== -1 && i < end; i = text.indexOf('\r', i + 1)) if (text.charCodeAt(i + 1) !== 10) count++;
   return count;
 }
 

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parse, parseProblems, parseInSlices, mayHoldComprehensions, PARSE_SLICE_CHARS } from '../../../src/syntax/parse.js';
 import { parseStreamed } from '../../../src/syntax/streamed.js';
 import { NuwaError } from '../../../src/errors.js';
+import { tokenize, tokenizeInSlices } from '../../../src/syntax/lexer.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -127,5 +128,28 @@ describe('parseStreamed', () => {
     expect(sliced).toBeInstanceOf(NuwaError);
     expect(sliced).toEqual(whole);
     expect((sliced as NuwaError).errors?.map((e) => e.line)).toEqual([lines, lines + 1]);
+  });
+});
+
+describe('lexing in slices', () => {
+  it('counts the lines of every slice as the lexer does: \n, \r\n and a lone \r each end a line', async () => {
+    const breaks = ['\n', '\r\n', '\r', '\r', '\n'];
+    let source = '';
+    for (let i = 0; source.length < 3 * PARSE_SLICE_CHARS; i++) source += `LET a${i} = ${i}${breaks[i % breaks.length]}`;
+    source += 'LET last = 1 @ 2\n';
+    const sliced = await tokenizeInSlices(source, noPause, 1000);
+    expect(sliced).toEqual(tokenize(source));
+    expect(sliced.problems[0]?.line).toBe(source.split(/\r\n|\r|\n/).length - 1);
+    const good = source.slice(0, source.lastIndexOf('LET last'));
+    expect(await parseStreamed(good, noPause, 1000)).toEqual(await parseStreamed(good, noPause, good.length));
+  });
+
+  it('keeps the positions of tabs, astral characters and a last line without a line break', async () => {
+    let source = '';
+    for (let i = 0; source.length < 3 * PARSE_SLICE_CHARS; i++) source += `LET s${i} = "😀\t${i}"\t+\t"x"  // 𝄞\n\tPRINT(s${i})\n`;
+    source += 'LET end = "𝄞" + 1';
+    const streamed = await parseStreamed(source, noPause, 700);
+    expect(streamed).toEqual(await parseStreamed(source, noPause, source.length));
+    expect(streamed?.body.at(-1)).toMatchObject({ type: 'Let', name: 'end', line: source.split('\n').length, column: 1, value: { column: 16 } });
   });
 });
