@@ -1,6 +1,7 @@
 // The Interpreter (API.md): runs scripts against a registry, with a session, limits, an approval
 // policy, events and output routing. Each run gets its own Run state; the compiled program is
-// cached per AST, so running one parsed script many times compiles it once.
+// cached per AST, so running one parsed script many times compiles it once (a script run from its
+// text is run once: nothing of its compiled form is kept).
 import { NuwaError, isNuwaError } from '../errors.js';
 import type { RunStats } from '../events.js';
 import type { JsonValue } from '../values/json.js';
