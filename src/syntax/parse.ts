@@ -1,7 +1,9 @@
 // The syntax layer's entry point: source text → Program, or one SyntaxError listing every problem.
 //   tokenize (lexer.ts, with the mistakes pass) → balanceBlocks (blocks.ts) → the grammar, in
 //   stages for deep text (stage.ts) — all on the caller's stack, synchronously; or, for a run
-//   (parseInSlices), long text in slices with the event loop let in between.
+//   (parseInSlices), long text in slices with the event loop let in between. Long text is first
+//   tried a run of statements at a time (streamed.ts), which keeps few tokens alive; at any problem
+//   it is parsed whole as above, for the report.
 import type { Program } from './ast.js';
 import { NuwaError, type SyntaxProblem } from '../errors.js';
 import type { IToken } from './chevrotain.js';
