@@ -38,6 +38,12 @@ for (const type of [T.RParen, T.RBracket, T.RBrace]) BRACKET[type.tokenTypeIdx!]
 const BLOCK = table([T.If, T.For, T.While], 1);
 BLOCK[T.End.tokenTypeIdx!] = -1;
 const STARTS_STATEMENT = table([T.Let, T.If, T.For], 1);
+/**
+ * Tokens a piece may grow to before this gives up: so long a piece is one huge statement, or (more
+ * likely) a bracket or block left open near the top, which would otherwise be found only at the end,
+ * after the whole text was parsed once for nothing.
+ */
+export const MAX_PIECE_TOKENS = 1 << 16;
 
 /**
  * The statements of `source`, or undefined when it has a problem anywhere (then parse it the
@@ -85,6 +91,7 @@ function* streamStatements(text: string, sliceChars: number): Generator<void, St
     }
     const last = slice.end >= source.length;
     if (last) cut = pending.length;
+    if (cut <= 0 && pending.length > MAX_PIECE_TOKENS) return undefined;
     if (cut > 0) {
       yield;
       const piece = cut === pending.length ? pending : pending.slice(0, cut);

@@ -52,6 +52,19 @@ describe('parseStreamed', () => {
     expect(streamed).toBeGreaterThan(valid * 3 * 0.9);
   });
 
+  it('gives up early on a bracket or block left open near the top, rather than at the end of the text', async () => {
+    const good = 'LET a = 1\nPRINT(a)\n'.repeat(20_000);
+    let pauses = 0;
+    const count = () => void pauses++;
+    expect(await parseStreamed(`LET b = (1\n${good}`, count, 1000)).toBeUndefined();
+    const early = pauses;
+    pauses = 0;
+    expect(await parseStreamed(`${good}LET b = (1\n`, count, 1000)).toBeUndefined();
+    expect(early * 2).toBeLessThan(pauses);
+    expect(await parseStreamed(`IF true THEN\n${good}END\n`, noPause, 1000)).toBeUndefined();
+    expect(await parseStreamed(`IF true THEN\n${good.slice(0, 19 * 50)}END\n${good}`, noPause, 1000)).toBeDefined();
+  });
+
   it('gives up where a piece lacks what the whole text has: a LET elsewhere that binds `TRUE`', async () => {
     const source = 'LET TRUE = 1\nLET a = TRUE + 1\nPRINT(a)\n';
     expect('program' in parseProblems(source)).toBe(true);
