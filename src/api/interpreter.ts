@@ -1,6 +1,7 @@
 // The Interpreter (API.md): runs scripts against a registry, with a session, limits, an approval
 // policy, events and output routing. Each run gets its own Run state; the compiled program is
-// cached per AST, so running one parsed script many times compiles it once.
+// cached per AST, so running one parsed script many times compiles it once (a script run from its
+// text is run once: nothing of its compiled form is kept).
 import { NuwaError, isNuwaError } from '../errors.js';
 import type { RunStats } from '../events.js';
 import type { JsonValue } from '../values/json.js';
@@ -138,7 +139,8 @@ export class Interpreter {
       // A parse in one step may have spent the deadline or the slice too.
       const parsed = run.checkpoint();
       if (parsed !== undefined) await parsed;
-      const pending = compileProgram(program)(run, top);
+      // A program parsed here for this run is run once: its compiled statements need not be kept.
+      const pending = compileProgram(program, { once: typeof script === 'string' })(run, top);
       if (pending !== undefined) await pending;
       const variables = scopeVariables(top, limits);
       const result = resultOf(() => jsonVariables(variables, limits), run.output, stats());

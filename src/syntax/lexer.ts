@@ -109,6 +109,25 @@ export async function tokenizeInSlices(text: string, between: Between, sliceChar
   const notText = notTextProblem(source);
   if (notText) return { tokens: [], problems: [notText], problemCount: 1, maxNesting: 0, tooDeep: false };
   const merged: ILexingResult = { tokens: [], errors: [], groups: { mistakes: [] } };
+  for (const slice of lexSlices(source, sliceChars)) {
+    append(merged.tokens, slice.tokens);
+    append(merged.groups.mistakes!, slice.groups.mistakes ?? []);
+    append(merged.errors, slice.errors);
+    if (slice.end < source.length) await between();
+  }
+  const steps = finishLexing(source, merged, {});
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await between();
+  }
+}
+
+/**
+ * The lexer's output for `source` (without its byte-order mark) a slice at a time, each slice about
+ * `sliceChars` long and cut after a line break, with positions in the whole text; `end` is where the
+ * slice ends in it. No pass has run on the tokens yet (finishTokens).
+ */
+export function* lexSlices(source: string, sliceChars: number): Generator<ILexingResult & { end: number }, void, void> {
   let start = 0;
   let line = 0;
   while (start < source.length) {
@@ -121,18 +140,18 @@ export async function tokenizeInSlices(text: string, between: Between, sliceChar
       error.offset += start;
       if (error.line !== undefined) error.line += line;
     }
-    append(merged.tokens, slice.tokens);
-    append(merged.groups.mistakes!, slice.groups.mistakes ?? []);
-    append(merged.errors, slice.errors);
     line += countLines(source, start, end);
     start = end;
-    if (start < source.length) await between();
+    yield { ...slice, end };
   }
-  const steps = finishLexing(source, merged, {});
-  for (let step = steps.next(); ; step = steps.next()) {
-    if (step.done) return step.value;
-    await between();
-  }
+}
+
+/**
+ * The passes that follow the lexer (repairs, the mistakes pass, nesting), over tokens of a script
+ * lexed with lexSlices: a run of whole statements of a longer text (streamed.ts). Pauses as tokenize's do.
+ */
+export function finishTokens(source: string, tokens: IToken[]): Generator<void, LexResult, void> {
+  return finishLexing(source, { tokens, errors: [], groups: { mistakes: [] } }, {});
 }
 
 /** Runs steps (a generator that pauses now and then) to their end, without pausing. */
@@ -154,13 +173,15 @@ function append<T>(to: T[], items: T[]): void {
   for (const item of items) to.push(item);
 }
 
+/** Line breaks in text[start, end) as the lexer counts them: `\n`, `\r\n` and a lone `\r`. */
 function countLines(text: string, start: number, end: number): number {
   let count = 0;
   for (let i = text.indexOf('\n', start); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) count++;
+  for (let i = text.indexOf('\r', start); i !== -1 && i < end; i = text.indexOf('\r', i + 1)) if (text.charCodeAt(i + 1) !== 10) count++;
   return count;
 }
 
-function withoutByteOrderMark(text: string): string {
+export function withoutByteOrderMark(text: string): string {
   // A byte-order mark is not part of the script (and would shift every column of line 1).
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

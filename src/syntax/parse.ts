@@ -1,7 +1,9 @@
 // The syntax layer's entry point: source text → Program, or one SyntaxError listing every problem.
 //   tokenize (lexer.ts, with the mistakes pass) → balanceBlocks (blocks.ts) → the grammar, in
 //   stages for deep text (stage.ts) — all on the caller's stack, synchronously; or, for a run
-//   (parseInSlices), long text in slices with the event loop let in between.
+//   (parseInSlices), long text in slices with the event loop let in between. Long text is first
+//   tried a run of statements at a time (streamed.ts), which keeps few tokens alive; at any problem
+//   it is parsed whole as above, for the report.
 import type { Program } from './ast.js';
 import { NuwaError, type SyntaxProblem } from '../errors.js';
 import type { IToken } from './chevrotain.js';
@@ -12,6 +14,7 @@ import { balanceBlocks } from './blocks.js';
 import { parseScriptTokens } from './stage.js';
 import { isRecoveryProblem } from './parser.js';
 import { isolateLines } from './isolate.js';
+import { parseStreamed, parseStreamedNow, type StreamedStatements } from './streamed.js';
 import { anyCall } from './nodes.js';
 import { byPosition, isRepaired, ProblemList, REPORTED_PROBLEMS } from './problems.js';
 
@@ -72,6 +75,11 @@ export function parseWithRecovery(source: string): RecoveringOutcome {
 }
 
 function parseText(source: string): RecoveringOutcome {
+  if (!isShortSource(source)) {
+    // Long text without mistakes a piece at a time (streamed.ts), as parseInSlices does.
+    const streamed = streamedNow(source);
+    if (streamed !== undefined) return { program: programOf(streamed.body, streamed.comprehensions) };
+  }
   const lexed = tokenize(source);
   const early = stopsAtTokens(lexed);
   if (early !== undefined) return early;
@@ -79,6 +87,29 @@ function parseText(source: string): RecoveringOutcome {
   const tokens = balanceBlocks(lexed.tokens, blockProblems);
   const { parsed, isolated } = isolateFailures(lexed, tokens, parseScriptTokens(tokens, lexed.maxNesting));
   return outcome(lexed, blockProblems, parsed, isolated);
+}
+
+// The streamed parse's outcome, or undefined where it overflowed the stack: then the ordinary parse
+// decides what to report (it catches RangeError itself).
+function streamedNow(source: string): StreamedStatements | undefined {
+  try {
+    return parseStreamedNow(source, STREAM_SLICE_CHARS);
+  } catch (error) {
+    return overflowAsNothing(error);
+  }
+}
+
+async function streamedInSlices(source: string, between: Between): Promise<StreamedStatements | undefined> {
+  try {
+    return await parseStreamed(source, between, STREAM_SLICE_CHARS);
+  } catch (error) {
+    return overflowAsNothing(error);
+  }
+}
+
+function overflowAsNothing(error: unknown): undefined {
+  if (!(error instanceof RangeError)) throw error;
+  return undefined;
 }
 
 /** Text with problems that the grammar must not see, or would only add noise to. */
@@ -118,11 +149,7 @@ function isolateFailures(lexed: LexResult, tokens: IToken[], parsed: ParsedToken
 
 function outcome(lexed: LexResult, blockProblems: ProblemList, parsed: ParsedTokens, isolated: ReadonlySet<number> = new Set()): RecoveringOutcome {
   const count = lexed.problemCount + blockProblems.count + parsed.problems.length;
-  if (count === 0) {
-    const program: Program = { type: 'Program', body: parsed.body, line: 1, column: 1, hasCall: anyCall(parsed.body) };
-    if (parsed.comprehensions === 0) withoutComprehensions.add(program);
-    return { program };
-  }
+  if (count === 0) return { program: programOf(parsed.body, parsed.comprehensions) };
   // The script will not run: report the certain run-time mistakes too, so one retry fixes all.
   const outcome = finish([...lexed.problems, ...blockProblems.list, ...parsed.problems, ...parsed.notes], count + parsed.notes.length);
   const found = [...lexed.problems, ...blockProblems.list, ...parsed.problems];
@@ -144,6 +171,12 @@ export const PARSE_SLICE_CHARS = 64 * 1024;
 export function isShortSource(source: string): boolean {
   return source.length <= PARSE_SLICE_CHARS;
 }
+/**
+ * How much text parseStreamed lexes at a time: small enough that a piece's tokens are garbage before
+ * the young generation is next collected (so they are never copied to the old one), large enough that
+ * the work per piece stays small beside the piece.
+ */
+const STREAM_SLICE_CHARS = 16 * 1024;
 /** About how many tokens the grammar parses between two calls of `between`. */
 const PARSE_SLICE_TOKENS = 16 * 1024;
 
@@ -157,6 +190,10 @@ const PARSE_SLICE_TOKENS = 16 * 1024;
  */
 export async function parseInSlices(source: string, options: ParseOptions, between: Between): Promise<Program> {
   if (typeof source !== 'string' || isShortSource(source)) return parse(source, options);
+  // Text without mistakes (most long text: generated plans) a piece at a time, so that its tokens
+  // are never all alive at once (streamed.ts); text with any problem, the ordinary way below.
+  const streamed = await streamedInSlices(source, between);
+  if (streamed !== undefined) return programOf(streamed.body, streamed.comprehensions);
   let result: ParseOutcome;
   try {
     const lexed = await tokenizeInSlices(source, between, PARSE_SLICE_CHARS);
@@ -220,6 +257,13 @@ function finish(problems: SyntaxProblem[], count: number): ParseOutcome {
 }
 
 const withoutComprehensions = new WeakSet<Program>();
+
+/** The program of statements parsed without a problem, holding `comprehensions` list comprehensions. */
+function programOf(body: Program['body'], comprehensions: number): Program {
+  const program: Program = { type: 'Program', body, line: 1, column: 1, hasCall: anyCall(body) };
+  if (comprehensions === 0) withoutComprehensions.add(program);
+  return program;
+}
 
 /** False for a program parse() made and found no list comprehension in; true for any other. */
 export function mayHoldComprehensions(program: Program): boolean {

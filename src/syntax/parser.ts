@@ -41,7 +41,19 @@ export function parseTokens(tokens: IToken[], { fresh = true }: { fresh?: boolea
   const body: A.Statement[] = [];
   const problems: SyntaxProblem[] = [];
   runWithRestarts(tokens, undefined, () => parser.script(), body, problems);
-  return { body, comprehensions: parser.comprehensions, problems: [...problems, ...collectExtra(tokens)].slice(0, REPORTED_PROBLEMS * 2), notes: parser.notes, noteRepairs: parser.noteRepairs };
+  const parsed = { body, comprehensions: parser.comprehensions, problems: [...problems, ...collectExtra(tokens)].slice(0, REPORTED_PROBLEMS * 2), notes: parser.notes, noteRepairs: parser.noteRepairs };
+  releaseTokens();
+  return parsed;
+}
+
+const NO_TOKENS: IToken[] = [];
+
+/**
+ * Lets go of the tokens the shared parser last read (its input and its errors): otherwise they stay
+ * alive until the next parse, a megabyte of text's tokens about 100 MB.
+ */
+function releaseTokens(): void {
+  sharedParser().input = NO_TOKENS;
 }
 
 /**
@@ -196,6 +208,7 @@ export function parseExpressionTokens(tokens: IToken[]): { expression: A.Express
   const expression = parser.expression();
   const problems = collectExtra(tokens);
   for (const error of parser.errors) problems.push(problemOf(tokens, error.token, undefined, error.message));
+  releaseTokens();
   return { expression, problems };
 }
 

@@ -52,6 +52,20 @@ describe('compileProgram', () => {
     expect(compileProgram(withCall)).toBe(compileProgram(withCall));
   });
 
+  it('keeps nothing of a program compiled to run once, which runs as the cached one does', () => {
+    const ast = parse('LET total = 0 FOR x IN [1, 2, 3] DO LET total = total + x END IF total > 5 THEN PRINT(total) END');
+    const once = compileProgram(ast, { once: true });
+    expect(compileProgram(ast, { once: true })).not.toBe(once);
+    expect(compileProgram(ast)).not.toBe(once);
+    for (const compiled of [once, once, compileProgram(ast)]) {
+      const output: string[] = [];
+      const run = makeRun(output);
+      expect(compiled(run, new Scope(null))).toBeUndefined();
+      run.finish();
+      expect(output).toEqual(['6']);
+    }
+  });
+
   it('runs a synchronous program to completion without awaiting', () => {
     const output: string[] = [];
     const run = makeRun(output);
