@@ -27,6 +27,7 @@ import type { InterpreterOptions, JournaledOutcome, RecoverOptions, ResumeOption
 import { recoverRun, resumeRun, startRun, type DurableHost, type DurableRunSettings, type ScriptEnd } from './durable.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { CallJournal } from '../tools/journal.js';
+import { keepParsedText, parsedText } from './parsed-texts.js';
 
 
 const DEFAULT_APPROVAL_LEVELS: ConfirmLevel[] = ['write', 'destructive'];
@@ -141,7 +142,7 @@ export class Interpreter {
       const pending = compileProgram(program)(run, top);
       if (pending !== undefined) await pending;
       const variables = scopeVariables(top, limits);
-      const result = resultOf(() => jsonVariables(variables, limits), run.output, stats());
+      const result = resultOf(variablesLater(variables, limits), run.output, stats());
       // A tool may have swallowed the pause of a call it made: the run still waits there.
       if (durable !== undefined && durable.journal.pending.length > 0) return this.paused(run, durable, stats());
       run.emit?.({ type: 'script:completed', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName, stats: result.stats });
@@ -174,8 +175,14 @@ export class Interpreter {
    * checker finds in what the parser recovered (check/findings.ts): one run names every mistake it can.
    */
   private parse(source: string, fileName: string | undefined, variables: Record<string, unknown> | undefined): Program {
+    // A text run again shares the tree (and so the compiled closures) of its last run: parsed-texts.ts.
+    const known = parsedText(source);
+    if (known !== undefined) return known;
     const outcome = parseWithRecovery(source);
-    if ('program' in outcome) return outcome.program;
+    if ('program' in outcome) {
+      keepParsedText(source, outcome.program);
+      return outcome.program;
+    }
     const error = syntaxError(outcome.problems, fileName, outcome.problemCount);
     const findings = findingsBesideSyntaxErrors(outcome.problems, outcome.recovered, this.registry, Object.keys(variables ?? {}));
     if (findings.length > 0) error.findings = asFindings(findings);
@@ -356,6 +363,15 @@ function scopeVariables(scope: Scope, limits: ValueLimits, partial = false): Arr
     out.push(entry);
   }
   return out;
+}
+
+/**
+ * jsonVariables of a finished run, for when the host first reads them (resultOf). Made here, not as
+ * an arrow in runScript: a closure there would keep runScript's whole context (the ScriptRun, its
+ * scopes, its timer and session) for as long as the host keeps the result, some 3 KB a result.
+ */
+function variablesLater(variables: Array<[string, Value]>, limits: ValueLimits): () => Record<string, JsonValue> {
+  return () => jsonVariables(variables, limits);
 }
 
 function jsonVariables(variables: Array<[string, Value]>, limits: ValueLimits): Record<string, JsonValue> {
