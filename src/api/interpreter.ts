@@ -28,9 +28,11 @@ import { recoverRun, resumeRun, startRun, type DurableHost, type DurableRunSetti
 import type { Checkpoint } from './checkpoint.js';
 import type { CallJournal } from '../tools/journal.js';
 import { keepParsedText, parsedText } from './parsed-texts.js';
+import { Pending } from '../util/pending.js';
 
 
-const DEFAULT_APPROVAL_LEVELS: ConfirmLevel[] = ['write', 'destructive'];
+/** The levels that need approval when the host names none: one Set for every Interpreter. */
+const DEFAULT_NEEDS_APPROVAL: ReadonlySet<ConfirmLevel> = new Set<ConfirmLevel>(['write', 'destructive']);
 
 /**
  * The errors a script's own text causes, beside which the checker's findings in the rest of the
@@ -57,8 +59,8 @@ export class Interpreter {
     if (!isToolRegistry(registry)) throw new NuwaError('TypeError', `${where}: registry must be a ToolRegistry, got ${shown(registry)}`);
     this.registry = registry;
     const given = Options.of(where, options);
-    this.options = {
-      ...given.snapshot(),
+    const snapshot = given.snapshot();
+    const known: InterpreterOptions = {
       print: given.function('print', 'a function (line) => void'),
       session: given.check<Session>('session', (value) => value instanceof Session, 'a session from registry.createSession()'),
       approve: given.function('approve', 'a function ({ toolName, confirm, category, args }) => boolean'),
@@ -70,12 +72,17 @@ export class Interpreter {
       logger: given.methods('logger', LOGGER_METHODS) as Partial<Logger> | undefined,
       onApproval: given.oneOf('onApproval', ['deny', 'pause'] as const),
       checkpointKey: given.check<string | Uint8Array>('checkpointKey', (value) => (typeof value === 'string' && value !== '') || (value instanceof Uint8Array && value.length > 0), 'a non-empty string or Uint8Array'),
-      ...readTraceOptions(given),
+      tracer: undefined, // read last, as they always were (the first bad option is the one reported)
+      traceContent: undefined,
     };
+    const trace = readTraceOptions(given);
+    known.tracer = trace.tracer;
+    known.traceContent = trace.traceContent;
+    this.options = withUnknownOptions(known, snapshot);
     this.limits = limitsFrom(given.nested('limits')); // bad limits are refused now, not at the first run
     this.sandbox = new Sandbox(this.options.sandboxDir);
     this.logger = hostLogger(this.options.logger);
-    this.needsApproval = new Set(this.options.needsApproval ?? DEFAULT_APPROVAL_LEVELS);
+    this.needsApproval = this.options.needsApproval === undefined ? DEFAULT_NEEDS_APPROVAL : new Set(this.options.needsApproval);
   }
 
   get session(): Session {
@@ -83,11 +90,15 @@ export class Interpreter {
   }
 
   /** Runs a script (source text or a parsed AST). Rejects with a NuwaError. */
-  async run(script: string | Program, options: RunOptions = {}): Promise<RunResult> {
-    const ended = await this.runScript(script, readRunOptions(options, 'run(script, options)'), undefined);
-    if (ended.ok) return ended.result;
-    if (ended.paused) throw new NuwaError('TypeError', 'internal: a run without a journal paused');
-    throw ended.error;
+  run(script: string | Program, options: RunOptions = {}): Promise<RunResult> {
+    // Not an async function: its suspended frame would be one more object for every waiting run.
+    let running: Promise<ScriptEnd>;
+    try {
+      running = this.runScript(script, readRunOptions(options, 'run(script, options)'), undefined);
+    } catch (error) {
+      return Promise.reject(error); // bad options reject, as from an async function
+    }
+    return running.then(resultOfRun);
   }
 
   /**
@@ -120,8 +131,6 @@ export class Interpreter {
     const { maxValueSize, maxStringLength } = run.valueLimits;
     const top = new Scope(null, null, null, { maxValueSize, maxStringLength });
     const limits: ValueLimits = { maxValueSize, maxStringLength };
-    const variablesNow = (partial?: boolean) => jsonVariables(scopeVariables(top, limits, partial), limits);
-    const stats = (): RunStats => ({ steps: run.steps, toolCalls: run.toolCalls, durationMs: run.durationMs });
     run.emit?.({ type: 'script:started', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName });
     let program: Program | undefined;
     try {
@@ -140,17 +149,19 @@ export class Interpreter {
       const parsed = run.checkpoint();
       if (parsed !== undefined) await parsed;
       const pending = compileProgram(program)(run, top);
-      if (pending !== undefined) await pending;
+      // A Pending turned into a promise here: awaiting it as a thenable would cost a promise, a job
+      // and a pair of resolving functions more, for as long as the run waits.
+      if (pending !== undefined) await (pending instanceof Pending ? pending.asPromise() : pending);
       const variables = scopeVariables(top, limits);
-      const result = resultOf(variablesLater(variables, limits), run.output, stats());
+      const result = resultOf(variablesLater(variables, limits), run.output, runStats(run));
       // A tool may have swallowed the pause of a call it made: the run still waits there.
-      if (durable !== undefined && durable.journal.pending.length > 0) return this.paused(run, durable, stats());
+      if (durable !== undefined && durable.journal.pending.length > 0) return this.paused(run, durable, runStats(run));
       run.emit?.({ type: 'script:completed', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName, stats: result.stats });
       return { ok: true, result, output: run.output };
     } catch (thrown) {
-      if (durable !== undefined && durable.journal.pending.length > 0) return this.paused(run, durable, stats());
+      if (durable !== undefined && durable.journal.pending.length > 0) return this.paused(run, durable, runStats(run));
       const error = asNuwaError(thrown).at(run.current, fileName);
-      error.variables = safeVariables(() => variablesNow(true));
+      error.variables = safeVariables(() => jsonVariables(scopeVariables(top, limits, true), limits));
       if (program !== undefined && SCRIPT_MISTAKES.has(error.kind) && error.findings === undefined) {
         const findings = findingsBesideRunError(error, program, this.registry, Object.keys(options.variables ?? {}));
         if (findings.length > 0) error.findings = asFindings(findings);
@@ -161,10 +172,10 @@ export class Interpreter {
         timestamp: Date.now(),
         sessionId: run.session.id,
         fileName,
-        stats: stats(),
+        stats: runStats(run),
         error: { kind: error.kind, message: error.message, line: error.line, column: error.column },
       });
-      return { ok: false, error, stats: stats(), output: run.output };
+      return { ok: false, error, stats: runStats(run), output: run.output };
     } finally {
       run.finish();
     }
@@ -285,6 +296,26 @@ export class Interpreter {
   }
 }
 
+/**
+ * The options as checked, with those this version does not know kept as given. Built as one object
+ * literal and added to only when there are unknown ones: spreading the snapshot first gave every
+ * Interpreter's options an object shape of its own (some 450 bytes each, for a host that makes an
+ * Interpreter per run).
+ */
+function withUnknownOptions(known: InterpreterOptions, snapshot: Record<string, unknown>): InterpreterOptions {
+  for (const key of Object.keys(snapshot)) {
+    if (!Object.hasOwn(known, key)) Object.defineProperty(known, key, { value: snapshot[key], enumerable: true, writable: true, configurable: true });
+  }
+  return known;
+}
+
+/** What run() resolves to: the result of a run that completed, else its error, thrown. */
+function resultOfRun(ended: ScriptEnd): RunResult {
+  if (ended.ok) return ended.result;
+  if (ended.paused) throw new NuwaError('TypeError', 'internal: a run without a journal paused');
+  throw ended.error;
+}
+
 /** The options of one run, each read once and checked before the run starts. */
 function readRunOptions(options: unknown, where: string): RunOptions {
   const given = Options.of(where, options);
@@ -363,6 +394,11 @@ function scopeVariables(scope: Scope, limits: ValueLimits, partial = false): Arr
     out.push(entry);
   }
   return out;
+}
+
+/** A run's figures so far. (A function, not a closure in runScript: one fewer object for every run while it waits.) */
+function runStats(run: ScriptRun): RunStats {
+  return { steps: run.steps, toolCalls: run.toolCalls, durationMs: run.durationMs };
 }
 
 /**
