@@ -28,7 +28,7 @@ import { recoverRun, resumeRun, startRun, type DurableHost, type DurableRunSetti
 import type { Checkpoint } from './checkpoint.js';
 import type { CallJournal } from '../tools/journal.js';
 import { keepParsedText, parsedText } from './parsed-texts.js';
-import { Pending } from '../util/pending.js';
+import { follow, type Continuation, type Waiting } from '../util/pending.js';
 
 
 /** The levels that need approval when the host names none: one Set for every Interpreter. */
@@ -105,14 +105,46 @@ export class Interpreter {
    * A run of the script, however it ends: run() and the durable runs (durable.ts) share it. With a
    * journal the run is durable: its calls are recorded (and replayed from the record), and a call
    * waiting for a decision pauses it (`paused`). The options were read and checked by the caller.
+   *
+   * Not an async function: a host may have thousands of runs waiting on tools at once, and each
+   * would keep this function's suspended frame (its registers and promises, some 600 bytes). A run
+   * that waits is followed by a ScriptEnding instead; only long text, parsed in slices, and a parse
+   * that spent the time slice go through an async path (runAfterParsing).
    */
-  private async runScript(script: string | Program, options: RunOptions, durable: DurableRunSettings | undefined): Promise<ScriptEnd> {
+  private runScript(script: string | Program, options: RunOptions, durable: DurableRunSettings | undefined): Promise<ScriptEnd> {
+    let state: ScriptState;
+    try {
+      state = this.beginScript(options, durable);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const { run } = state;
+    try {
+      bindInitialVariables(state.top, options.variables, run.valueLimits);
+      // Parsing counts toward the run's time and can be cancelled: long text is parsed in slices,
+      // with the run's clock and the event loop checked between them; short text (most scripts)
+      // in one step, so that a short CALL-free script runs to its end before run() returns.
+      if (typeof script === 'string' && !isShortSource(checkSourceSize(script, this.limits.maxSourceBytes))) return this.runAfterParsing(state, script);
+      const program = typeof script !== 'string' ? checkProgram(script) : this.parse(script, options.fileName, options.variables);
+      state.program = program;
+      if (options.approvedPlan !== undefined) run.usePlan(PlanBudget.of(options.approvedPlan, program));
+      // A parse in one step may have spent the deadline or the slice too.
+      const parsed = run.checkpoint();
+      if (parsed !== undefined) return this.runAfterParsing(state, parsed);
+    } catch (thrown) {
+      return endedScript(this.registry, state, thrown);
+    }
+    return runProgram(this.registry, state);
+  }
+
+  /** The run of a script, its top scope and its start announced: everything before its text is read. */
+  private beginScript(options: RunOptions, durable: DurableRunSettings | undefined): ScriptState {
     const { fileName } = options;
     const run = new ScriptRun({
       registry: this.registry,
       session: this.session,
       limits: durable?.maxConcurrentCalls === undefined ? this.limits : { ...this.limits, maxConcurrentCalls: durable.maxConcurrentCalls },
-      print: this.options.print ?? (() => {}), // quiet by default: the lines are in result.output
+      print: this.options.print ?? quiet, // quiet by default: the lines are in result.output
       approve: this.options.approve,
       ask: this.options.ask,
       llm: this.options.llm,
@@ -129,56 +161,30 @@ export class Interpreter {
     durable?.journal.countPrintedBy?.(() => run.output.length);
     // Without the run's clock: the variables are read after the run stopped too (for the error report).
     const { maxValueSize, maxStringLength } = run.valueLimits;
-    const top = new Scope(null, null, null, { maxValueSize, maxStringLength });
     const limits: ValueLimits = { maxValueSize, maxStringLength };
+    const top = new Scope(null, null, null, limits);
     run.emit?.({ type: 'script:started', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName });
-    let program: Program | undefined;
+    return { run, top, limits, options, durable, program: undefined };
+  }
+
+  /**
+   * The rest of runScript after a wait before the program starts: long text parsed in slices (then
+   * `parsing` is the text), or the turn of the event loop a parse in one step ended with.
+   */
+  private async runAfterParsing(state: ScriptState, parsing: string | Promise<void>): Promise<ScriptEnd> {
+    const { run, options } = state;
     try {
-      bindInitialVariables(top, options.variables, run.valueLimits);
-      // Parsing counts toward the run's time and can be cancelled: long text is parsed in slices,
-      // with the run's clock and the event loop checked between them; short text (most scripts)
-      // in one step, so that a short CALL-free script runs to its end before run() returns.
-      program =
-        typeof script !== 'string'
-          ? checkProgram(script)
-          : isShortSource(checkSourceSize(script, this.limits.maxSourceBytes))
-            ? this.parse(script, fileName, options.variables)
-            : await parseInSlices(script, { fileName }, () => run.checkpoint());
-      if (options.approvedPlan !== undefined) run.usePlan(PlanBudget.of(options.approvedPlan, program));
-      // A parse in one step may have spent the deadline or the slice too.
-      const parsed = run.checkpoint();
-      if (parsed !== undefined) await parsed;
-      const pending = compileProgram(program)(run, top);
-      // A Pending turned into a promise here: awaiting it as a thenable would cost a promise, a job
-      // and a pair of resolving functions more, for as long as the run waits.
-      if (pending !== undefined) await (pending instanceof Pending ? pending.asPromise() : pending);
-      const variables = scopeVariables(top, limits);
-      const result = resultOf(variablesLater(variables, limits), run.output, runStats(run));
-      // A tool may have swallowed the pause of a call it made: the run still waits there.
-      if (durable !== undefined && durable.journal.pending.length > 0) return this.paused(run, durable, runStats(run));
-      run.emit?.({ type: 'script:completed', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName, stats: result.stats });
-      return { ok: true, result, output: run.output };
-    } catch (thrown) {
-      if (durable !== undefined && durable.journal.pending.length > 0) return this.paused(run, durable, runStats(run));
-      const error = asNuwaError(thrown).at(run.current, fileName);
-      error.variables = safeVariables(() => jsonVariables(scopeVariables(top, limits, true), limits));
-      if (program !== undefined && SCRIPT_MISTAKES.has(error.kind) && error.findings === undefined) {
-        const findings = findingsBesideRunError(error, program, this.registry, Object.keys(options.variables ?? {}));
-        if (findings.length > 0) error.findings = asFindings(findings);
+      if (typeof parsing === 'string') {
+        const program = await parseInSlices(parsing, { fileName: options.fileName }, () => run.checkpoint());
+        state.program = program;
+        if (options.approvedPlan !== undefined) run.usePlan(PlanBudget.of(options.approvedPlan, program));
+        parsing = run.checkpoint() ?? Promise.resolve();
       }
-      run.emit?.({
-        type: 'script:failed',
-        executionId: run.runId,
-        timestamp: Date.now(),
-        sessionId: run.session.id,
-        fileName,
-        stats: runStats(run),
-        error: { kind: error.kind, message: error.message, line: error.line, column: error.column },
-      });
-      return { ok: false, error, stats: runStats(run), output: run.output };
-    } finally {
-      run.finish();
+      await parsing;
+    } catch (thrown) {
+      return endScript(this.registry, state, thrown);
     }
+    return runProgram(this.registry, state);
   }
 
   /**
@@ -198,11 +204,6 @@ export class Interpreter {
     const findings = findingsBesideSyntaxErrors(outcome.problems, outcome.recovered, this.registry, Object.keys(variables ?? {}));
     if (findings.length > 0) error.findings = asFindings(findings);
     throw error;
-  }
-
-  private paused(run: ScriptRun, durable: DurableRunSettings, stats: RunStats): ScriptEnd {
-    run.emit?.({ type: 'run:paused', executionId: run.runId, timestamp: Date.now(), runId: durable.runId, pending: [...durable.journal.pending] });
-    return { ok: false, paused: true, stats, output: run.output, state: run.session.toJSON() };
   }
 
   /**
@@ -307,6 +308,131 @@ function withUnknownOptions(known: InterpreterOptions, snapshot: Record<string, 
     if (!Object.hasOwn(known, key)) Object.defineProperty(known, key, { value: snapshot[key], enumerable: true, writable: true, configurable: true });
   }
   return known;
+}
+
+/** What a script's run needs from its start to its end (runScript). */
+interface ScriptState {
+  readonly run: ScriptRun;
+  readonly top: Scope;
+  /** maxValueSize and maxStringLength, without the run's clock (the variables are read after it stopped too). */
+  readonly limits: ValueLimits;
+  readonly options: RunOptions;
+  readonly durable: DurableRunSettings | undefined;
+  /** Once parsed. */
+  program: Program | undefined;
+}
+
+const quiet = () => {};
+
+/** Runs the parsed program; resolves with how the run ended (never rejects). */
+function runProgram(registry: ToolRegistry, state: ScriptState): Promise<ScriptEnd> {
+  let pending: Waiting | undefined;
+  try {
+    pending = compileProgram(state.program!)(state.run, state.top);
+  } catch (thrown) {
+    return endedScript(registry, state, thrown);
+  }
+  if (pending === undefined) return endedScript(registry, state, NOT_FAILED);
+  const waiting = pending;
+  return new Promise((resolve, reject) => follow(waiting, new ScriptEnding(registry, state, resolve, reject)));
+}
+
+/** endScript as a promise: a failure to report the end (an internal error) rejects it, as it would an async function's. */
+function endedScript(registry: ToolRegistry, state: ScriptState, thrown: unknown): Promise<ScriptEnd> {
+  try {
+    return Promise.resolve(endScript(registry, state, thrown));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** What a run that waits goes on with: its end, once the program's wait is over. */
+class ScriptEnding implements Continuation {
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly state: ScriptState,
+    private readonly resolve: (end: ScriptEnd) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  resume(): void {
+    this.end(NOT_FAILED);
+  }
+
+  fail(error: unknown): void {
+    this.end(error);
+  }
+
+  private end(thrown: unknown): void {
+    let ended: ScriptEnd;
+    try {
+      ended = endScript(this.registry, this.state, thrown);
+    } catch (error) {
+      this.reject(error);
+      return;
+    }
+    this.resolve(ended);
+  }
+}
+
+/** endScript's `thrown` for a program that ran to its end. */
+const NOT_FAILED: unique symbol = Symbol('not failed');
+
+/**
+ * How a run ended (its result, error or pause), announced; its timers and listeners released.
+ * `thrown` is what stopped it, or NOT_FAILED when the program ran to its end.
+ */
+function endScript(registry: ToolRegistry, state: ScriptState, thrown: unknown): ScriptEnd {
+  const { run } = state;
+  try {
+    if (thrown === NOT_FAILED) {
+      try {
+        return completedScript(state);
+      } catch (error) {
+        return failedScript(registry, state, error);
+      }
+    }
+    return failedScript(registry, state, thrown);
+  } finally {
+    run.finish();
+  }
+}
+
+function completedScript(state: ScriptState): ScriptEnd {
+  const { run, top, limits, durable } = state;
+  const variables = scopeVariables(top, limits);
+  const result = resultOf(variablesLater(variables, limits), run.output, runStats(run));
+  // A tool may have swallowed the pause of a call it made: the run still waits there.
+  if (durable !== undefined && durable.journal.pending.length > 0) return pausedScript(run, durable, runStats(run));
+  run.emit?.({ type: 'script:completed', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName: state.options.fileName, stats: result.stats });
+  return { ok: true, result, output: run.output };
+}
+
+function failedScript(registry: ToolRegistry, state: ScriptState, thrown: unknown): ScriptEnd {
+  const { run, top, limits, durable, program, options } = state;
+  const { fileName } = options;
+  if (durable !== undefined && durable.journal.pending.length > 0) return pausedScript(run, durable, runStats(run));
+  const error = asNuwaError(thrown).at(run.current, fileName);
+  error.variables = safeVariables(() => jsonVariables(scopeVariables(top, limits, true), limits));
+  if (program !== undefined && SCRIPT_MISTAKES.has(error.kind) && error.findings === undefined) {
+    const findings = findingsBesideRunError(error, program, registry, Object.keys(options.variables ?? {}));
+    if (findings.length > 0) error.findings = asFindings(findings);
+  }
+  run.emit?.({
+    type: 'script:failed',
+    executionId: run.runId,
+    timestamp: Date.now(),
+    sessionId: run.session.id,
+    fileName,
+    stats: runStats(run),
+    error: { kind: error.kind, message: error.message, line: error.line, column: error.column },
+  });
+  return { ok: false, error, stats: runStats(run), output: run.output };
+}
+
+function pausedScript(run: ScriptRun, durable: DurableRunSettings, stats: RunStats): ScriptEnd {
+  run.emit?.({ type: 'run:paused', executionId: run.runId, timestamp: Date.now(), runId: durable.runId, pending: [...durable.journal.pending] });
+  return { ok: false, paused: true, stats, output: run.output, state: run.session.toJSON() };
 }
 
 /** What run() resolves to: the result of a run that completed, else its error, thrown. */
