@@ -90,15 +90,14 @@ export class Interpreter {
   }
 
   /** Runs a script (source text or a parsed AST). Rejects with a NuwaError. */
-  run(script: string | Program, options: RunOptions = {}): Promise<RunResult> {
-    // Not an async function: its suspended frame would be one more object for every waiting run.
-    let running: Promise<ScriptEnd>;
+  run(script: string | Program, options: RunOptions = NO_RUN_OPTIONS): Promise<RunResult> {
+    // Not an async function, nor a `then` on runScript's promise: either would be one more object
+    // for every waiting run. runScript settles the host's promise itself, with resultOfRun.
     try {
-      running = this.runScript(script, readRunOptions(options, 'run(script, options)'), undefined);
+      return this.runScript(script, readRunOptions(options, 'run(script, options)'), undefined, resultOfRun);
     } catch (error) {
       return Promise.reject(error); // bad options reject, as from an async function
     }
-    return running.then(resultOfRun);
   }
 
   /**
@@ -111,10 +110,10 @@ export class Interpreter {
    * that waits is followed by a ScriptEnding instead; only long text, parsed in slices, and a parse
    * that spent the time slice go through an async path (runAfterParsing).
    */
-  private runScript(script: string | Program, options: RunOptions, durable: DurableRunSettings | undefined): Promise<ScriptEnd> {
-    let state: ScriptState;
+  private runScript<T>(script: string | Program, options: RunOptions, durable: DurableRunSettings | undefined, settle: (end: ScriptEnd) => T): Promise<T> {
+    let state: ScriptState<T>;
     try {
-      state = this.beginScript(options, durable);
+      state = this.beginScript(options, durable, settle);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -132,13 +131,13 @@ export class Interpreter {
       const parsed = run.checkpoint();
       if (parsed !== undefined) return this.runAfterParsing(state, parsed);
     } catch (thrown) {
-      return endedScript(this.registry, state, thrown);
+      return endedScript(state, thrown);
     }
-    return runProgram(this.registry, state);
+    return runProgram(state);
   }
 
   /** The run of a script, its top scope and its start announced: everything before its text is read. */
-  private beginScript(options: RunOptions, durable: DurableRunSettings | undefined): ScriptState {
+  private beginScript<T>(options: RunOptions, durable: DurableRunSettings | undefined, settle: (end: ScriptEnd) => T): ScriptState<T> {
     const { fileName } = options;
     const run = new ScriptRun({
       registry: this.registry,
@@ -164,14 +163,14 @@ export class Interpreter {
     const limits: ValueLimits = { maxValueSize, maxStringLength };
     const top = new Scope(null, null, null, limits);
     run.emit?.({ type: 'script:started', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName });
-    return { run, top, limits, options, durable, program: undefined };
+    return new ScriptState(this.registry, run, top, limits, options, durable, settle);
   }
 
   /**
    * The rest of runScript after a wait before the program starts: long text parsed in slices (then
    * `parsing` is the text), or the turn of the event loop a parse in one step ended with.
    */
-  private async runAfterParsing(state: ScriptState, parsing: string | Promise<void>): Promise<ScriptEnd> {
+  private async runAfterParsing<T>(state: ScriptState<T>, parsing: string | Promise<void>): Promise<T> {
     const { run, options } = state;
     try {
       if (typeof parsing === 'string') {
@@ -182,9 +181,9 @@ export class Interpreter {
       }
       await parsing;
     } catch (thrown) {
-      return endScript(this.registry, state, thrown);
+      return state.settle(endScript(state, thrown));
     }
-    return runProgram(this.registry, state);
+    return runProgram(state);
   }
 
   /**
@@ -251,7 +250,7 @@ export class Interpreter {
       elapsedMs,
       ...(onApproval !== undefined && { pauseForApproval: onApproval === 'pause' }),
       ...(maxConcurrentCalls !== undefined && { maxConcurrentCalls }),
-    });
+    }, sameEnd);
     if (ended.ok) return { status: 'completed', result: ended.result };
     if (ended.paused) return { status: 'paused', pending: [...journal.pending], stats: ended.stats, state: ended.state };
     return { status: 'failed', error: ended.error, stats: ended.stats };
@@ -260,7 +259,7 @@ export class Interpreter {
   private get durableHost(): DurableHost {
     const listener = this.options.onEvent;
     return {
-      runScript: (source, options, durable) => this.runScript(source, options, durable),
+      runScript: (source, options, durable) => this.runScript(source, options, durable, sameEnd),
       restoreState: (state) => {
         for (const [key, value] of Object.entries(state)) this.session.setState(key, value);
       },
@@ -310,50 +309,33 @@ function withUnknownOptions(known: InterpreterOptions, snapshot: Record<string, 
   return known;
 }
 
-/** What a script's run needs from its start to its end (runScript). */
-interface ScriptState {
-  readonly run: ScriptRun;
-  readonly top: Scope;
-  /** maxValueSize and maxStringLength, without the run's clock (the variables are read after it stopped too). */
-  readonly limits: ValueLimits;
-  readonly options: RunOptions;
-  readonly durable: DurableRunSettings | undefined;
+/**
+ * What a script's run needs from its start to its end (runScript), and, when the program waits,
+ * what it goes on with once that wait is over (a Continuation): its end, settled into the promise
+ * runScript returned. One object for both, kept for as long as the run waits.
+ */
+class ScriptState<T> implements Continuation {
   /** Once parsed. */
-  program: Program | undefined;
-}
+  declare program: Program | undefined;
+  /** The promise's, once the program waits (runProgram). */
+  declare resolve: ((value: T) => void) | undefined;
+  declare reject: ((error: unknown) => void) | undefined;
 
-const quiet = () => {};
-
-/** Runs the parsed program; resolves with how the run ended (never rejects). */
-function runProgram(registry: ToolRegistry, state: ScriptState): Promise<ScriptEnd> {
-  let pending: Waiting | undefined;
-  try {
-    pending = compileProgram(state.program!)(state.run, state.top);
-  } catch (thrown) {
-    return endedScript(registry, state, thrown);
-  }
-  if (pending === undefined) return endedScript(registry, state, NOT_FAILED);
-  const waiting = pending;
-  return new Promise((resolve, reject) => follow(waiting, new ScriptEnding(registry, state, resolve, reject)));
-}
-
-/** endScript as a promise: a failure to report the end (an internal error) rejects it, as it would an async function's. */
-function endedScript(registry: ToolRegistry, state: ScriptState, thrown: unknown): Promise<ScriptEnd> {
-  try {
-    return Promise.resolve(endScript(registry, state, thrown));
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-/** What a run that waits goes on with: its end, once the program's wait is over. */
-class ScriptEnding implements Continuation {
   constructor(
-    private readonly registry: ToolRegistry,
-    private readonly state: ScriptState,
-    private readonly resolve: (end: ScriptEnd) => void,
-    private readonly reject: (error: unknown) => void,
-  ) {}
+    readonly registry: ToolRegistry,
+    readonly run: ScriptRun,
+    readonly top: Scope,
+    /** maxValueSize and maxStringLength, without the run's clock (the variables are read after it stopped too). */
+    readonly limits: ValueLimits,
+    readonly options: RunOptions,
+    readonly durable: DurableRunSettings | undefined,
+    /** What the promise settles with: the ScriptEnd itself, or (run()) the result or the error thrown. */
+    readonly settle: (end: ScriptEnd) => T,
+  ) {
+    this.program = undefined;
+    this.resolve = undefined;
+    this.reject = undefined;
+  }
 
   resume(): void {
     this.end(NOT_FAILED);
@@ -364,14 +346,43 @@ class ScriptEnding implements Continuation {
   }
 
   private end(thrown: unknown): void {
-    let ended: ScriptEnd;
+    let settled: T;
     try {
-      ended = endScript(this.registry, this.state, thrown);
+      settled = this.settle(endScript(this, thrown));
     } catch (error) {
-      this.reject(error);
+      this.reject!(error);
       return;
     }
-    this.resolve(ended);
+    this.resolve!(settled);
+  }
+}
+
+const quiet = () => {};
+const sameEnd = (end: ScriptEnd): ScriptEnd => end;
+
+/** Runs the parsed program; settles with how the run ended. */
+function runProgram<T>(state: ScriptState<T>): Promise<T> {
+  let pending: Waiting | undefined;
+  try {
+    pending = compileProgram(state.program!)(state.run, state.top);
+  } catch (thrown) {
+    return endedScript(state, thrown);
+  }
+  if (pending === undefined) return endedScript(state, NOT_FAILED);
+  const waiting = pending;
+  return new Promise((resolve, reject) => {
+    state.resolve = resolve;
+    state.reject = reject;
+    follow(waiting, state);
+  });
+}
+
+/** endScript, settled, as a promise: a failure to report the end (an internal error) rejects it, as it would an async function's. */
+function endedScript<T>(state: ScriptState<T>, thrown: unknown): Promise<T> {
+  try {
+    return Promise.resolve(state.settle(endScript(state, thrown)));
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 
@@ -382,23 +393,23 @@ const NOT_FAILED: unique symbol = Symbol('not failed');
  * How a run ended (its result, error or pause), announced; its timers and listeners released.
  * `thrown` is what stopped it, or NOT_FAILED when the program ran to its end.
  */
-function endScript(registry: ToolRegistry, state: ScriptState, thrown: unknown): ScriptEnd {
+function endScript<T>(state: ScriptState<T>, thrown: unknown): ScriptEnd {
   const { run } = state;
   try {
     if (thrown === NOT_FAILED) {
       try {
         return completedScript(state);
       } catch (error) {
-        return failedScript(registry, state, error);
+        return failedScript(state, error);
       }
     }
-    return failedScript(registry, state, thrown);
+    return failedScript(state, thrown);
   } finally {
     run.finish();
   }
 }
 
-function completedScript(state: ScriptState): ScriptEnd {
+function completedScript<T>(state: ScriptState<T>): ScriptEnd {
   const { run, top, limits, durable } = state;
   const variables = scopeVariables(top, limits);
   const result = resultOf(variablesLater(variables, limits), run.output, runStats(run));
@@ -408,8 +419,8 @@ function completedScript(state: ScriptState): ScriptEnd {
   return { ok: true, result, output: run.output };
 }
 
-function failedScript(registry: ToolRegistry, state: ScriptState, thrown: unknown): ScriptEnd {
-  const { run, top, limits, durable, program, options } = state;
+function failedScript<T>(state: ScriptState<T>, thrown: unknown): ScriptEnd {
+  const { registry, run, top, limits, durable, program, options } = state;
   const { fileName } = options;
   if (durable !== undefined && durable.journal.pending.length > 0) return pausedScript(run, durable, runStats(run));
   const error = asNuwaError(thrown).at(run.current, fileName);
@@ -443,7 +454,11 @@ function resultOfRun(ended: ScriptEnd): RunResult {
 }
 
 /** The options of one run, each read once and checked before the run starts. */
+/** The options of a run given none: read once, shared by every such run (which keeps them until it ends). */
+const NO_RUN_OPTIONS: RunOptions = Object.freeze({ variables: undefined, signal: undefined, fileName: undefined, approvedPlan: undefined });
+
 function readRunOptions(options: unknown, where: string): RunOptions {
+  if (options === NO_RUN_OPTIONS) return NO_RUN_OPTIONS;
   const given = Options.of(where, options);
   return {
     variables: given.object('variables', 'an object of name → JSON value') as Record<string, unknown> | undefined,
