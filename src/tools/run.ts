@@ -20,7 +20,6 @@ import type { ValueLimits } from '../values/values.js';
 import { callHook, describeThrown } from '../util/foreign.js';
 import { elapsedMs } from '../util/elapsed.js';
 import { RunTrace, type TraceOptions } from './tracing.js';
-import { unwatchDeadline, watchDeadline, type Expiring } from './deadlines.js';
 
 /**
  * The calls a plan approved as a whole still covers (check/approval.ts makes one from a plan): each
@@ -68,7 +67,7 @@ export interface RunSettings extends TraceOptions {
 const CLOCK_CHECK_INTERVAL = 1024;
 const SLICE_MS = 10;
 
-export class Run implements CallHost, Expiring {
+export class Run implements CallHost {
   readonly registry: ToolCatalog;
   readonly session: Session;
   readonly logger: Logger;
@@ -100,10 +99,7 @@ export class Run implements CallHost, Expiring {
   private callCounter = 0;
   private readonly limits: RunSettings['limits'];
   private readonly maxSteps: number;
-  /** When the run's timeoutMs has passed (performance.now()'s clock): deadlines.ts stops it then. */
-  readonly deadline: number;
-  /** Its place among the deadlines watched (deadlines.ts). */
-  deadlineSlot = -1;
+  private readonly deadline: number;
   private readonly printLine: (line: string) => void;
   /** Made when something first asks for `signal` (a tool that looks at it, a tool with a timeout...). */
   private controller: AbortController | undefined;
@@ -114,6 +110,7 @@ export class Run implements CallHost, Expiring {
   private haltError: NuwaError | null = null;
   /** Lines printed before this process took the run up: not given to the print hook again. */
   private readonly printedBefore: number;
+  private readonly timer: ReturnType<typeof setTimeout>;
   private readonly hostSignal: AbortSignal | undefined;
   private readonly noun: 'run' | 'call';
   /** Made only for a run given the host's signal (most are not): a closure per run otherwise kept for nothing. */
@@ -165,10 +162,9 @@ export class Run implements CallHost, Expiring {
     this.deadline = this.startedAt + this.limits.timeoutMs;
     this.sliceEnd = this.startedAt + SLICE_MS;
     this.valueLimits = { maxValueSize: this.limits.maxValueSize, maxStringLength: this.limits.maxStringLength, charge: (units) => this.charge(units) };
-    // One timer for every run's deadline (deadlines.ts), not unref'd: while a run waits on a tool
-    // that never settles, it is what keeps the process alive until the timeout ends the run.
-    // finish() stops watching.
-    watchDeadline(this);
+    // Not unref'd: while a run waits on a tool that never settles, this timer is what keeps the
+    // process alive until the timeout ends the run. finish() clears it.
+    this.timer = setTimeout(() => this.stop(this.timeoutError()), Math.min(Math.max(0, this.deadline - performance.now()), 2 ** 31 - 1));
     const hostSignal = settings.signal;
     this.hostSignal = hostSignal;
     if (hostSignal === undefined) {
@@ -287,7 +283,7 @@ export class Run implements CallHost, Expiring {
    */
   finish(): void {
     this.ended = true;
-    unwatchDeadline(this);
+    clearTimeout(this.timer);
     if (this.onHostAbort !== undefined) this.hostSignal?.removeEventListener('abort', this.onHostAbort);
     // Most runs end with no tool holding their signal and no call in flight: nothing can see the
     // error they end with then, and it is made only if something asks for the signal later (a tool
@@ -301,11 +297,6 @@ export class Run implements CallHost, Expiring {
 
   get durationMs(): number {
     return elapsedMs(this.startedAt);
-  }
-
-  /** The deadline has passed (deadlines.ts). */
-  expire(): void {
-    this.stop(this.timeoutError());
   }
 
   private timeoutError(): NuwaError {
