@@ -1,7 +1,8 @@
 // The Interpreter (API.md): runs scripts against a registry, with a session, limits, an approval
 // policy, events and output routing. Each run gets its own Run state; the compiled program is
-// cached per AST, so running one parsed script many times compiles it once (a script run from its
-// text is run once: nothing of its compiled form is kept).
+// cached per AST, so running one parsed script many times compiles it once; a short text run again
+// shares its tree (parsed-texts.ts), while a long text, parsed in slices for one run, keeps nothing
+// of its compiled form.
 import { NuwaError, isNuwaError } from '../errors.js';
 import type { RunStats } from '../events.js';
 import type { JsonValue } from '../values/json.js';
@@ -28,9 +29,12 @@ import type { InterpreterOptions, JournaledOutcome, RecoverOptions, ResumeOption
 import { recoverRun, resumeRun, startRun, type DurableHost, type DurableRunSettings, type ScriptEnd } from './durable.js';
 import type { Checkpoint } from './checkpoint.js';
 import type { CallJournal } from '../tools/journal.js';
+import { keepParsedText, parsedText } from './parsed-texts.js';
+import { follow, type Continuation, type Waiting } from '../util/pending.js';
 
 
-const DEFAULT_APPROVAL_LEVELS: ConfirmLevel[] = ['write', 'destructive'];
+/** The levels that need approval when the host names none: one Set for every Interpreter. */
+const DEFAULT_NEEDS_APPROVAL: ReadonlySet<ConfirmLevel> = new Set<ConfirmLevel>(['write', 'destructive']);
 
 /**
  * The errors a script's own text causes, beside which the checker's findings in the rest of the
@@ -57,8 +61,8 @@ export class Interpreter {
     if (!isToolRegistry(registry)) throw new NuwaError('TypeError', `${where}: registry must be a ToolRegistry, got ${shown(registry)}`);
     this.registry = registry;
     const given = Options.of(where, options);
-    this.options = {
-      ...given.snapshot(),
+    const snapshot = given.snapshot();
+    const known: InterpreterOptions = {
       print: given.function('print', 'a function (line) => void'),
       session: given.check<Session>('session', (value) => value instanceof Session, 'a session from registry.createSession()'),
       approve: given.function('approve', 'a function ({ toolName, confirm, category, args }) => boolean'),
@@ -70,12 +74,17 @@ export class Interpreter {
       logger: given.methods('logger', LOGGER_METHODS) as Partial<Logger> | undefined,
       onApproval: given.oneOf('onApproval', ['deny', 'pause'] as const),
       checkpointKey: given.check<string | Uint8Array>('checkpointKey', (value) => (typeof value === 'string' && value !== '') || (value instanceof Uint8Array && value.length > 0), 'a non-empty string or Uint8Array'),
-      ...readTraceOptions(given),
+      tracer: undefined, // read last, as they always were (the first bad option is the one reported)
+      traceContent: undefined,
     };
+    const trace = readTraceOptions(given);
+    known.tracer = trace.tracer;
+    known.traceContent = trace.traceContent;
+    this.options = withUnknownOptions(known, snapshot);
     this.limits = limitsFrom(given.nested('limits')); // bad limits are refused now, not at the first run
     this.sandbox = new Sandbox(this.options.sandboxDir);
     this.logger = hostLogger(this.options.logger);
-    this.needsApproval = new Set(this.options.needsApproval ?? DEFAULT_APPROVAL_LEVELS);
+    this.needsApproval = this.options.needsApproval === undefined ? DEFAULT_NEEDS_APPROVAL : new Set(this.options.needsApproval);
   }
 
   get session(): Session {
@@ -83,25 +92,60 @@ export class Interpreter {
   }
 
   /** Runs a script (source text or a parsed AST). Rejects with a NuwaError. */
-  async run(script: string | Program, options: RunOptions = {}): Promise<RunResult> {
-    const ended = await this.runScript(script, readRunOptions(options, 'run(script, options)'), undefined);
-    if (ended.ok) return ended.result;
-    if (ended.paused) throw new NuwaError('TypeError', 'internal: a run without a journal paused');
-    throw ended.error;
+  run(script: string | Program, options: RunOptions = NO_RUN_OPTIONS): Promise<RunResult> {
+    // Not an async function, nor a `then` on runScript's promise: either would be one more object
+    // for every waiting run. runScript settles the host's promise itself, with resultOfRun.
+    try {
+      return this.runScript(script, readRunOptions(options, 'run(script, options)'), undefined, resultOfRun);
+    } catch (error) {
+      return Promise.reject(error); // bad options reject, as from an async function
+    }
   }
 
   /**
    * A run of the script, however it ends: run() and the durable runs (durable.ts) share it. With a
    * journal the run is durable: its calls are recorded (and replayed from the record), and a call
    * waiting for a decision pauses it (`paused`). The options were read and checked by the caller.
+   *
+   * Not an async function: a host may have thousands of runs waiting on tools at once, and each
+   * would keep this function's suspended frame (its registers and promises, some 600 bytes). A run
+   * that waits is followed by a ScriptEnding instead; only long text, parsed in slices, and a parse
+   * that spent the time slice go through an async path (runAfterParsing).
    */
-  private async runScript(script: string | Program, options: RunOptions, durable: DurableRunSettings | undefined): Promise<ScriptEnd> {
+  private runScript<T>(script: string | Program, options: RunOptions, durable: DurableRunSettings | undefined, settle: (end: ScriptEnd) => T): Promise<T> {
+    let state: ScriptState<T>;
+    try {
+      state = this.beginScript(options, durable, settle);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const { run } = state;
+    try {
+      bindInitialVariables(state.top, options.variables, run.valueLimits);
+      // Parsing counts toward the run's time and can be cancelled: long text is parsed in slices,
+      // with the run's clock and the event loop checked between them; short text (most scripts)
+      // in one step, so that a short CALL-free script runs to its end before run() returns.
+      if (typeof script === 'string' && !isShortSource(checkSourceSize(script, this.limits.maxSourceBytes))) return this.runAfterParsing(state, script);
+      const program = typeof script !== 'string' ? checkProgram(script) : this.parse(script, options.fileName, options.variables);
+      state.program = program;
+      if (options.approvedPlan !== undefined) run.usePlan(PlanBudget.of(options.approvedPlan, program));
+      // A parse in one step may have spent the deadline or the slice too.
+      const parsed = run.checkpoint();
+      if (parsed !== undefined) return this.runAfterParsing(state, parsed);
+    } catch (thrown) {
+      return endedScript(state, thrown);
+    }
+    return runProgram(state);
+  }
+
+  /** The run of a script, its top scope and its start announced: everything before its text is read. */
+  private beginScript<T>(options: RunOptions, durable: DurableRunSettings | undefined, settle: (end: ScriptEnd) => T): ScriptState<T> {
     const { fileName } = options;
     const run = new ScriptRun({
       registry: this.registry,
       session: this.session,
       limits: durable?.maxConcurrentCalls === undefined ? this.limits : { ...this.limits, maxConcurrentCalls: durable.maxConcurrentCalls },
-      print: this.options.print ?? (() => {}), // quiet by default: the lines are in result.output
+      print: this.options.print ?? quiet, // quiet by default: the lines are in result.output
       approve: this.options.approve,
       ask: this.options.ask,
       llm: this.options.llm,
@@ -118,57 +162,31 @@ export class Interpreter {
     durable?.journal.countPrintedBy?.(() => run.output.length);
     // Without the run's clock: the variables are read after the run stopped too (for the error report).
     const { maxValueSize, maxStringLength } = run.valueLimits;
-    const top = new Scope(null, null, null, { maxValueSize, maxStringLength });
     const limits: ValueLimits = { maxValueSize, maxStringLength };
-    const variablesNow = (partial?: boolean) => jsonVariables(scopeVariables(top, limits, partial), limits);
-    const stats = (): RunStats => ({ steps: run.steps, toolCalls: run.toolCalls, durationMs: run.durationMs });
+    const top = new Scope(null, null, null, limits);
     run.emit?.({ type: 'script:started', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName });
-    let program: Program | undefined;
+    return new ScriptState(this.registry, run, top, limits, options, durable, settle);
+  }
+
+  /**
+   * The rest of runScript after a wait before the program starts: long text parsed in slices (then
+   * `parsing` is the text), or the turn of the event loop a parse in one step ended with.
+   */
+  private async runAfterParsing<T>(state: ScriptState<T>, parsing: string | Promise<void>): Promise<T> {
+    const { run, options } = state;
     try {
-      bindInitialVariables(top, options.variables, run.valueLimits);
-      // Parsing counts toward the run's time and can be cancelled: long text is parsed in slices,
-      // with the run's clock and the event loop checked between them; short text (most scripts)
-      // in one step, so that a short CALL-free script runs to its end before run() returns.
-      program =
-        typeof script !== 'string'
-          ? checkProgram(script)
-          : isShortSource(checkSourceSize(script, this.limits.maxSourceBytes))
-            ? this.parse(script, fileName, options.variables)
-            : await parseInSlices(script, { fileName }, () => run.checkpoint());
-      if (options.approvedPlan !== undefined) run.usePlan(PlanBudget.of(options.approvedPlan, program));
-      // A parse in one step may have spent the deadline or the slice too.
-      const parsed = run.checkpoint();
-      if (parsed !== undefined) await parsed;
-      // A program parsed here for this run is run once: its compiled statements need not be kept.
-      const pending = compileProgram(program, { once: typeof script === 'string' })(run, top);
-      if (pending !== undefined) await pending;
-      const variables = scopeVariables(top, limits);
-      const result = resultOf(() => jsonVariables(variables, limits), run.output, stats());
-      // A tool may have swallowed the pause of a call it made: the run still waits there.
-      if (durable !== undefined && durable.journal.pending.length > 0) return this.paused(run, durable, stats());
-      run.emit?.({ type: 'script:completed', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName, stats: result.stats });
-      return { ok: true, result, output: run.output };
-    } catch (thrown) {
-      if (durable !== undefined && durable.journal.pending.length > 0) return this.paused(run, durable, stats());
-      const error = asNuwaError(thrown).at(run.current, fileName);
-      error.variables = safeVariables(() => variablesNow(true));
-      if (program !== undefined && SCRIPT_MISTAKES.has(error.kind) && error.findings === undefined) {
-        const findings = findingsBesideRunError(error, program, this.registry, Object.keys(options.variables ?? {}));
-        if (findings.length > 0) error.findings = asFindings(findings);
+      if (typeof parsing === 'string') {
+        const program = await parseInSlices(parsing, { fileName: options.fileName }, () => run.checkpoint());
+        state.program = program;
+        state.runOnce = true;
+        if (options.approvedPlan !== undefined) run.usePlan(PlanBudget.of(options.approvedPlan, program));
+        parsing = run.checkpoint() ?? Promise.resolve();
       }
-      run.emit?.({
-        type: 'script:failed',
-        executionId: run.runId,
-        timestamp: Date.now(),
-        sessionId: run.session.id,
-        fileName,
-        stats: stats(),
-        error: { kind: error.kind, message: error.message, line: error.line, column: error.column },
-      });
-      return { ok: false, error, stats: stats(), output: run.output };
-    } finally {
-      run.finish();
+      await parsing;
+    } catch (thrown) {
+      return state.settle(endScript(state, thrown));
     }
+    return runProgram(state);
   }
 
   /**
@@ -176,17 +194,18 @@ export class Interpreter {
    * checker finds in what the parser recovered (check/findings.ts): one run names every mistake it can.
    */
   private parse(source: string, fileName: string | undefined, variables: Record<string, unknown> | undefined): Program {
+    // A text run again shares the tree (and so the compiled closures) of its last run: parsed-texts.ts.
+    const known = parsedText(source);
+    if (known !== undefined) return known;
     const outcome = parseWithRecovery(source);
-    if ('program' in outcome) return outcome.program;
+    if ('program' in outcome) {
+      keepParsedText(source, outcome.program);
+      return outcome.program;
+    }
     const error = syntaxError(outcome.problems, fileName, outcome.problemCount);
     const findings = findingsBesideSyntaxErrors(outcome.problems, outcome.recovered, this.registry, Object.keys(variables ?? {}));
     if (findings.length > 0) error.findings = asFindings(findings);
     throw error;
-  }
-
-  private paused(run: ScriptRun, durable: DurableRunSettings, stats: RunStats): ScriptEnd {
-    run.emit?.({ type: 'run:paused', executionId: run.runId, timestamp: Date.now(), runId: durable.runId, pending: [...durable.journal.pending] });
-    return { ok: false, paused: true, stats, output: run.output, state: run.session.toJSON() };
   }
 
   /**
@@ -234,7 +253,7 @@ export class Interpreter {
       elapsedMs,
       ...(onApproval !== undefined && { pauseForApproval: onApproval === 'pause' }),
       ...(maxConcurrentCalls !== undefined && { maxConcurrentCalls }),
-    });
+    }, sameEnd);
     if (ended.ok) return { status: 'completed', result: ended.result };
     if (ended.paused) return { status: 'paused', pending: [...journal.pending], stats: ended.stats, state: ended.state };
     return { status: 'failed', error: ended.error, stats: ended.stats };
@@ -243,7 +262,7 @@ export class Interpreter {
   private get durableHost(): DurableHost {
     const listener = this.options.onEvent;
     return {
-      runScript: (source, options, durable) => this.runScript(source, options, durable),
+      runScript: (source, options, durable) => this.runScript(source, options, durable, sameEnd),
       restoreState: (state) => {
         for (const [key, value] of Object.entries(state)) this.session.setState(key, value);
       },
@@ -280,8 +299,172 @@ export class Interpreter {
   }
 }
 
+/**
+ * The options as checked, with those this version does not know kept as given. Built as one object
+ * literal and added to only when there are unknown ones: spreading the snapshot first gave every
+ * Interpreter's options an object shape of its own (some 450 bytes each, for a host that makes an
+ * Interpreter per run).
+ */
+function withUnknownOptions(known: InterpreterOptions, snapshot: Record<string, unknown>): InterpreterOptions {
+  for (const key of Object.keys(snapshot)) {
+    if (!Object.hasOwn(known, key)) Object.defineProperty(known, key, { value: snapshot[key], enumerable: true, writable: true, configurable: true });
+  }
+  return known;
+}
+
+/**
+ * What a script's run needs from its start to its end (runScript), and, when the program waits,
+ * what it goes on with once that wait is over (a Continuation): its end, settled into the promise
+ * runScript returned. One object for both, kept for as long as the run waits.
+ */
+class ScriptState<T> implements Continuation {
+  /** Once parsed. */
+  declare program: Program | undefined;
+  /** The program was parsed for this run alone (long text, not kept): its compiled statements need not be kept either. */
+  declare runOnce: boolean;
+  /** The promise's, once the program waits (runProgram). */
+  declare resolve: ((value: T) => void) | undefined;
+  declare reject: ((error: unknown) => void) | undefined;
+
+  constructor(
+    readonly registry: ToolRegistry,
+    readonly run: ScriptRun,
+    readonly top: Scope,
+    /** maxValueSize and maxStringLength, without the run's clock (the variables are read after it stopped too). */
+    readonly limits: ValueLimits,
+    readonly options: RunOptions,
+    readonly durable: DurableRunSettings | undefined,
+    /** What the promise settles with: the ScriptEnd itself, or (run()) the result or the error thrown. */
+    readonly settle: (end: ScriptEnd) => T,
+  ) {
+    this.program = undefined;
+    this.runOnce = false;
+    this.resolve = undefined;
+    this.reject = undefined;
+  }
+
+  resume(): void {
+    this.end(NOT_FAILED);
+  }
+
+  fail(error: unknown): void {
+    this.end(error);
+  }
+
+  private end(thrown: unknown): void {
+    let settled: T;
+    try {
+      settled = this.settle(endScript(this, thrown));
+    } catch (error) {
+      this.reject!(error);
+      return;
+    }
+    this.resolve!(settled);
+  }
+}
+
+const quiet = () => {};
+const sameEnd = (end: ScriptEnd): ScriptEnd => end;
+
+/** Runs the parsed program; settles with how the run ended. */
+function runProgram<T>(state: ScriptState<T>): Promise<T> {
+  let pending: Waiting | undefined;
+  try {
+    pending = compileProgram(state.program!, { once: state.runOnce })(state.run, state.top);
+  } catch (thrown) {
+    return endedScript(state, thrown);
+  }
+  if (pending === undefined) return endedScript(state, NOT_FAILED);
+  const waiting = pending;
+  return new Promise((resolve, reject) => {
+    state.resolve = resolve;
+    state.reject = reject;
+    follow(waiting, state);
+  });
+}
+
+/** endScript, settled, as a promise: a failure to report the end (an internal error) rejects it, as it would an async function's. */
+function endedScript<T>(state: ScriptState<T>, thrown: unknown): Promise<T> {
+  try {
+    return Promise.resolve(state.settle(endScript(state, thrown)));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** endScript's `thrown` for a program that ran to its end. */
+const NOT_FAILED: unique symbol = Symbol('not failed');
+
+/**
+ * How a run ended (its result, error or pause), announced; its timers and listeners released.
+ * `thrown` is what stopped it, or NOT_FAILED when the program ran to its end.
+ */
+function endScript<T>(state: ScriptState<T>, thrown: unknown): ScriptEnd {
+  const { run } = state;
+  try {
+    if (thrown === NOT_FAILED) {
+      try {
+        return completedScript(state);
+      } catch (error) {
+        return failedScript(state, error);
+      }
+    }
+    return failedScript(state, thrown);
+  } finally {
+    run.finish();
+  }
+}
+
+function completedScript<T>(state: ScriptState<T>): ScriptEnd {
+  const { run, top, limits, durable } = state;
+  const variables = scopeVariables(top, limits);
+  const result = resultOf(variablesLater(variables, limits), run.output, runStats(run));
+  // A tool may have swallowed the pause of a call it made: the run still waits there.
+  if (durable !== undefined && durable.journal.pending.length > 0) return pausedScript(run, durable, runStats(run));
+  run.emit?.({ type: 'script:completed', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName: state.options.fileName, stats: result.stats });
+  return { ok: true, result, output: run.output };
+}
+
+function failedScript<T>(state: ScriptState<T>, thrown: unknown): ScriptEnd {
+  const { registry, run, top, limits, durable, program, options } = state;
+  const { fileName } = options;
+  if (durable !== undefined && durable.journal.pending.length > 0) return pausedScript(run, durable, runStats(run));
+  const error = asNuwaError(thrown).at(run.current, fileName);
+  error.variables = safeVariables(() => jsonVariables(scopeVariables(top, limits, true), limits));
+  if (program !== undefined && SCRIPT_MISTAKES.has(error.kind) && error.findings === undefined) {
+    const findings = findingsBesideRunError(error, program, registry, Object.keys(options.variables ?? {}));
+    if (findings.length > 0) error.findings = asFindings(findings);
+  }
+  run.emit?.({
+    type: 'script:failed',
+    executionId: run.runId,
+    timestamp: Date.now(),
+    sessionId: run.session.id,
+    fileName,
+    stats: runStats(run),
+    error: { kind: error.kind, message: error.message, line: error.line, column: error.column },
+  });
+  return { ok: false, error, stats: runStats(run), output: run.output };
+}
+
+function pausedScript(run: ScriptRun, durable: DurableRunSettings, stats: RunStats): ScriptEnd {
+  run.emit?.({ type: 'run:paused', executionId: run.runId, timestamp: Date.now(), runId: durable.runId, pending: [...durable.journal.pending] });
+  return { ok: false, paused: true, stats, output: run.output, state: run.session.toJSON() };
+}
+
+/** What run() resolves to: the result of a run that completed, else its error, thrown. */
+function resultOfRun(ended: ScriptEnd): RunResult {
+  if (ended.ok) return ended.result;
+  if (ended.paused) throw new NuwaError('TypeError', 'internal: a run without a journal paused');
+  throw ended.error;
+}
+
 /** The options of one run, each read once and checked before the run starts. */
+/** The options of a run given none: read once, shared by every such run (which keeps them until it ends). */
+const NO_RUN_OPTIONS: RunOptions = Object.freeze({ variables: undefined, signal: undefined, fileName: undefined, approvedPlan: undefined });
+
 function readRunOptions(options: unknown, where: string): RunOptions {
+  if (options === NO_RUN_OPTIONS) return NO_RUN_OPTIONS;
   const given = Options.of(where, options);
   return {
     variables: given.object('variables', 'an object of name → JSON value') as Record<string, unknown> | undefined,
@@ -358,6 +541,20 @@ function scopeVariables(scope: Scope, limits: ValueLimits, partial = false): Arr
     out.push(entry);
   }
   return out;
+}
+
+/** A run's figures so far. (A function, not a closure in runScript: one fewer object for every run while it waits.) */
+function runStats(run: ScriptRun): RunStats {
+  return { steps: run.steps, toolCalls: run.toolCalls, durationMs: run.durationMs };
+}
+
+/**
+ * jsonVariables of a finished run, for when the host first reads them (resultOf). Made here, not as
+ * an arrow in runScript: a closure there would keep runScript's whole context (the ScriptRun, its
+ * scopes, its timer and session) for as long as the host keeps the result, some 3 KB a result.
+ */
+function variablesLater(variables: Array<[string, Value]>, limits: ValueLimits): () => Record<string, JsonValue> {
+  return () => jsonVariables(variables, limits);
 }
 
 function jsonVariables(variables: Array<[string, Value]>, limits: ValueLimits): Record<string, JsonValue> {

@@ -98,7 +98,9 @@ export class Waits {
     const timeoutMs = tool?.timeoutMs;
     if (timeoutMs !== undefined) wait.startTimer(tool!, timeoutMs, toolController);
     try {
-      Reflect.apply(then, answer, [(value: unknown) => wait.settle(value), (error: unknown) => wait.fail(error)]);
+      // Bound methods rather than two arrows: two small objects instead of two closures and the
+      // context they share, kept for every call in flight (a host may have thousands waiting).
+      Reflect.apply(then, answer, [wait.settle.bind(wait), wait.fail.bind(wait)]);
     } catch (error) {
       wait.fail(error);
     }

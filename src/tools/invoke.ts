@@ -200,7 +200,7 @@ function startTool(
     if (then !== undefined) {
       const call = new ToolCall(host, tool, name, site, form, callNumber, started, toolController, unfollow, andThen);
       host.waits.watch(raw, then, tool, toolController, call);
-      return call.answer;
+      return call;
     }
     if (host.stopped) throw host.signal.reason;
     if (emit !== undefined) emit({ ...eventBase(host, callNumber, site, name, tool), type: 'tool:invoked', payload: null });
@@ -213,13 +213,13 @@ function startTool(
 }
 
 /**
- * A call whose tool returned a promise: the Continuation of the wait for it, and the Pending its
- * caller waits for (`answer`). The answer is checked, handed to `andThen` and passed on in the
- * microtask in which the tool's promise settled.
+ * A call whose tool returned a promise: the Continuation of the wait for it, and itself the Pending
+ * its caller waits for (one object, not two, for every call that waits: a host with thousands of
+ * runs waiting on tools keeps one each). The answer is checked, handed to `andThen` and passed on in
+ * the microtask in which the tool's promise settled.
  */
-class ToolCall implements Continuation {
+class ToolCall extends Pending implements Continuation {
   // Set in the constructor (`declare`d): class field initialisers would run as a function of their own per call.
-  declare readonly answer: Pending;
   private declare readonly host: CallHost;
   private declare readonly tool: RegisteredTool;
   private declare readonly name: string;
@@ -243,7 +243,7 @@ class ToolCall implements Continuation {
     unfollow: (() => void) | undefined,
     andThen: (result: Value | JsonValue, site: CallSite) => unknown,
   ) {
-    this.answer = new Pending();
+    super();
     this.host = host;
     this.tool = tool;
     this.name = name;
@@ -264,15 +264,15 @@ class ToolCall implements Continuation {
     try {
       next = this.andThen(finish(this.host, this.tool, this.name, this.site, this.form, this.callNumber, this.started, raw), this.site);
     } catch (error) {
-      this.answer.rejectWith(error);
+      this.rejectWith(error);
       return;
     }
-    this.answer.resolveWith(next);
+    this.resolveWith(next);
   }
 
   fail(thrown: unknown): void {
     this.unfollow?.();
-    this.answer.rejectWith(failed(this.host, this.tool, this.name, this.site, this.callNumber, this.started, this.toolController, thrown));
+    this.rejectWith(failed(this.host, this.tool, this.name, this.site, this.callNumber, this.started, this.toolController, thrown));
   }
 }
 

@@ -42,19 +42,25 @@ export const DEFAULT_LIMITS: Readonly<Required<Limits>> = Object.freeze({
   maxSourceBytes: 4 * 1024 * 1024,
 });
 
+const LIMIT_KEYS = Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>;
+
 /** The limits with the defaults filled in; a bad one is a NuwaError of kind TypeError naming it. */
 export function resolveLimits(limits: unknown, where = 'resolveLimits'): Required<Limits> {
-  return limitsFrom(Options.of(where, { limits }).nested('limits'));
+  return { ...limitsFrom(Options.of(where, { limits }).nested('limits')) }; // the caller's own copy
 }
 
-/** The limits of a host's options (`options.nested('limits')`), each read once and checked. */
-export function limitsFrom(given: Options): Required<Limits> {
-  const resolved = { ...DEFAULT_LIMITS };
-  for (const key of Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>) {
+/**
+ * The limits of a host's options (`options.nested('limits')`), each read once and checked. Without
+ * any, DEFAULT_LIMITS itself (frozen): not a copy for every Interpreter, of which a host may make one
+ * per run. The result is read, never changed.
+ */
+export function limitsFrom(given: Options): Readonly<Required<Limits>> {
+  let resolved: Required<Limits> | undefined;
+  for (const key of LIMIT_KEYS) {
     const value = given.nonNegative(key);
     if (value === undefined) continue;
     if (key === 'maxConcurrentCalls' && !(Number.isInteger(value) && value >= 1)) throw given.bad(key, 'a whole number of at least 1', value);
-    resolved[key] = value;
+    (resolved ??= { ...DEFAULT_LIMITS })[key] = value;
   }
-  return resolved;
+  return resolved ?? DEFAULT_LIMITS;
 }

@@ -113,7 +113,8 @@ export class Run implements CallHost {
   private readonly timer: ReturnType<typeof setTimeout>;
   private readonly hostSignal: AbortSignal | undefined;
   private readonly noun: 'run' | 'call';
-  private readonly onHostAbort = () => this.stop(new NuwaError('AbortedError', abortMessage(this.noun, this.hostSignal?.reason)));
+  /** Made only for a run given the host's signal (most are not): a closure per run otherwise kept for nothing. */
+  private readonly onHostAbort: (() => void) | undefined;
   #runId: string | undefined;
 
   /**
@@ -164,9 +165,16 @@ export class Run implements CallHost {
     // Not unref'd: while a run waits on a tool that never settles, this timer is what keeps the
     // process alive until the timeout ends the run. finish() clears it.
     this.timer = setTimeout(() => this.stop(this.timeoutError()), Math.min(Math.max(0, this.deadline - performance.now()), 2 ** 31 - 1));
-    this.hostSignal = settings.signal;
-    if (this.hostSignal?.aborted) this.onHostAbort();
-    else this.hostSignal?.addEventListener('abort', this.onHostAbort, { once: true });
+    const hostSignal = settings.signal;
+    this.hostSignal = hostSignal;
+    if (hostSignal === undefined) {
+      this.onHostAbort = undefined;
+    } else {
+      const onHostAbort = () => this.stop(new NuwaError('AbortedError', abortMessage(this.noun, hostSignal.reason)));
+      this.onHostAbort = onHostAbort;
+      if (hostSignal.aborted) onHostAbort();
+      else hostSignal.addEventListener('abort', onHostAbort, { once: true });
+    }
   }
 
   /**
@@ -276,7 +284,7 @@ export class Run implements CallHost {
   finish(): void {
     this.ended = true;
     clearTimeout(this.timer);
-    this.hostSignal?.removeEventListener('abort', this.onHostAbort);
+    if (this.onHostAbort !== undefined) this.hostSignal?.removeEventListener('abort', this.onHostAbort);
     // Most runs end with no tool holding their signal and no call in flight: nothing can see the
     // error they end with then, and it is made only if something asks for the signal later (a tool
     // that kept its context). No part of the script runs after this, so nothing steps into it.
@@ -376,13 +384,17 @@ function abortMessage(noun: string, reason: unknown): string {
   return isDomAbort ? `the ${noun} was cancelled by the host` : `the ${noun} was cancelled: ${describeThrown(reason)}`;
 }
 
+const noop = () => {};
+/** The logger of a host that gives none: one for every Interpreter (tools see it only through context.logger's own wrapper). */
+const QUIET_LOGGER: Logger = Object.freeze({ debug: noop, info: noop, warn: noop, error: noop });
+
 /**
  * The logger tools' context.logger writes to: the host's methods, each guarded (a logger that throws
  * or rejects changes nothing). A method the host does not give writes nowhere: a library writes
  * nothing to the process's stdout or stderr (API.md v1.1), which may be a protocol's stream.
  */
 export function hostLogger(logger: Partial<Logger> | undefined): Logger {
-  const noop = () => {};
+  if (logger === undefined) return QUIET_LOGGER;
   const guarded = (method: ((message: string, meta?: unknown) => void) | undefined) => {
     if (typeof method !== 'function') return noop;
     return (message: string, meta?: unknown) => callHook(method.bind(logger), [message, meta], noop);

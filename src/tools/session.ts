@@ -18,7 +18,8 @@ function checkedCopy(key: string, value: unknown): JsonValue {
 export class Session implements StateAccess {
   #id: string | undefined;
   private readonly state = new Map<string, JsonValue>();
-  private readonly metadata = new Map<string, StateMetadata>();
+  /** Made when the first metadata is registered: most sessions (a host may make one per run) have none, and an empty Map still costs its table. */
+  private metadata: Map<string, StateMetadata> | undefined;
 
   constructor(id?: string) {
     this.#id = id;
@@ -61,11 +62,11 @@ export class Session implements StateAccess {
   }
 
   getStateMetadata(key: string): StateMetadata | undefined {
-    return this.metadata.get(key);
+    return this.metadata?.get(key);
   }
 
   getAllStateMetadata(): Map<string, StateMetadata> {
-    return new Map(this.metadata);
+    return new Map(this.metadata ?? []);
   }
 
   /** Keeps a frozen copy, read once: the caller changing its object later changes nothing here. */
@@ -74,14 +75,14 @@ export class Session implements StateAccess {
     const { description, formatter } = metadata;
     if (typeof description !== 'string') throw new TypeError(`state metadata for "${textOf(key)}" needs a description`);
     if (formatter !== undefined && typeof formatter !== 'function') throw new TypeError(`state metadata for "${textOf(key)}": formatter must be a function`);
-    this.metadata.set(key, Object.freeze(formatter === undefined ? { description } : { description, formatter }));
+    (this.metadata ??= new Map()).set(key, Object.freeze(formatter === undefined ? { description } : { description, formatter }));
   }
 
   /** One line per state value, "key: value (description)", for a model's prompt. */
   formatStateForPrompt(): string {
     const lines: string[] = [];
     for (const [key, value] of this.state) {
-      const metadata = this.metadata.get(key);
+      const metadata = this.metadata?.get(key);
       let shown: string;
       try {
         // A formatter is the host's or a tool's code: what it returns is only looked at through textOf.

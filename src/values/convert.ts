@@ -32,7 +32,8 @@ function plain(value: Value, depth: number, work: Work): JsonValue {
   }
   work.add(value.size);
   const out: JsonObject = {};
-  for (const [key, item] of value) setJsonKey(out, key, plain(item, depth + 1, work));
+  // Keys, then each value: iterating the entries would make an array per entry (arguments of every CALL).
+  for (const key of value.keys()) setJsonKey(out, key, plain(value.get(key)!, depth + 1, work));
   return out;
 }
 
@@ -75,9 +76,23 @@ function stringTooLong(where: string, length: number, limits: ValueLimits): Nuwa
   return new NuwaError('LimitExceededError', `${where} is a string of ${length} characters, more than maxStringLength (${limits.maxStringLength})`);
 }
 
+/** How many ancestors of the object being walked are searched one by one; deeper ones go in a Set. */
+const ANCESTORS_SCANNED = 32;
+
+// A walker is made for every tool's answer and every state value that is a list or an object: most
+// are one small object of scalars (`{ id, name, price }`), so the walker allocates nothing for them
+// beyond itself. A Set of ancestors and a path array grown on every entry cost more than the copy
+// itself, in a host with thousands of runs waiting on tools: memory that outlives the young
+// generation, since the walk's caller waits meanwhile.
 class JsonWalker {
+  /** Keys and indexes from the root down to the item being walked; only nested lists and objects (and failures) push here. */
   private readonly path: Array<string | number> = [];
-  private readonly ancestors = new Set<object>();
+  /** The list or object the walk started at, while it is walked (cycles). */
+  private root: object | null = null;
+  /** The lists and objects below the root enclosing the one being walked, outermost first: made at the first nested one. */
+  private ancestors: object[] | null = null;
+  /** Ancestors beyond the first ANCESTORS_SCANNED (a deep value), where a scan would cost too much. */
+  private deepAncestors: Set<object> | null = null;
   // What the copy holds so far, expanded: stops a self-sharing input long before it fills memory.
   private items = 0;
   private chars = 0;
@@ -112,8 +127,8 @@ class JsonWalker {
     if (input === null) return null;
     const object = input as object;
     if (depth >= MAX_VALUE_DEPTH) throw this.fail(`nests deeper than ${MAX_VALUE_DEPTH} levels`);
-    if (this.ancestors.has(object)) throw this.fail('contains a cycle (a value that contains itself)');
-    this.ancestors.add(object);
+    if (this.isAncestor(object)) throw this.fail('contains a cycle (a value that contains itself)');
+    this.enter(object, depth);
     try {
       if (Array.isArray(object)) return this.walkArray(object, depth);
       const proto = Object.getPrototypeOf(object);
@@ -123,8 +138,37 @@ class JsonWalker {
       }
       return this.walkObject(object as Record<string, unknown>, depth);
     } finally {
-      this.ancestors.delete(object);
+      this.leave(object, depth);
     }
+  }
+
+  private isAncestor(object: object): boolean {
+    if (object === this.root) return true;
+    const ancestors = this.ancestors;
+    if (ancestors === null) return false;
+    const scanned = Math.min(ancestors.length, ANCESTORS_SCANNED);
+    for (let i = 0; i < scanned; i++) if (ancestors[i] === object) return true;
+    return this.deepAncestors !== null && this.deepAncestors.has(object);
+  }
+
+  private enter(object: object, depth: number): void {
+    if (depth === 0) {
+      this.root = object;
+      return;
+    }
+    const ancestors = (this.ancestors ??= []);
+    if (ancestors.length >= ANCESTORS_SCANNED) (this.deepAncestors ??= new Set()).add(object);
+    ancestors.push(object);
+  }
+
+  private leave(object: object, depth: number): void {
+    if (depth === 0) {
+      this.root = null;
+      return;
+    }
+    const ancestors = this.ancestors!;
+    ancestors.pop();
+    if (ancestors.length >= ANCESTORS_SCANNED) this.deepAncestors!.delete(object);
   }
 
   /** Counts the items or entries of a list or object as it is entered, before walking them. */
@@ -188,14 +232,32 @@ class JsonWalker {
       const item = object[key];
       if (item === undefined) continue; // as in JSON.stringify: an undefined property is absent
       this.countItems(1);
-      this.path.push(key);
-      this.countChars(key.length);
-      const value = this.walk(item, depth + 1);
-      this.path.pop();
+      let value: Value | JsonValue;
+      // A scalar within the limits (most entries) needs no path: nothing about it can fail.
+      if ((typeof item === 'number' && Number.isFinite(item)) || typeof item === 'boolean' || item === null) {
+        if (this.chars + key.length > this.limits.maxStringLength) this.countKey(key);
+        else this.chars += key.length;
+        value = item;
+      } else if (typeof item === 'string' && this.chars + key.length + item.length <= this.limits.maxStringLength && item.length <= this.limits.maxStringLength) {
+        this.chars += key.length + item.length;
+        value = item;
+      } else {
+        this.path.push(key);
+        this.countChars(key.length);
+        value = this.walk(item, depth + 1);
+        this.path.pop();
+      }
       if (map) map.set(key, value as Value);
       else setJsonKey(plain!, key, value as JsonValue);
     }
     return map ? map.seal(this.limits) : plain!;
+  }
+
+  /** countChars for a key, named in the message as the entry it is the key of. */
+  private countKey(key: string): void {
+    this.path.push(key);
+    this.countChars(key.length);
+    this.path.pop();
   }
 
   private where(): string {

@@ -156,23 +156,33 @@ export class NuwaObject extends Map<string, Value> {
 
   /** Records the totals of the entries set so far and checks them against the limits. */
   seal(limits: ValueLimits = DEFAULT_VALUE_LIMITS, at?: Position): this {
-    let total = this.size;
-    let chars = 0;
-    let depth = 0;
-    for (const [key, item] of this) {
-      chars += key.length;
-      if (typeof item === 'string') chars += item.length;
-      else if (typeof item === 'object' && item !== null) {
-        total += item.totalItems;
-        chars += item.totalChars;
-        if (item.depth > depth) depth = item.depth;
-      }
-    }
+    tally.items = this.size;
+    tally.chars = 0;
+    tally.depth = 0;
+    this.forEach(tallyEntry);
+    const { items: total, chars, depth } = tally;
     checkTotals(total, chars, depth + 1, limits, 'the object', at);
     this.totalItems = total;
     this.totalChars = chars;
     this.depth = depth + 1;
     return this;
+  }
+}
+
+/**
+ * What NuwaObject.seal adds up, entry by entry (Map.forEach with a shared function: `for (const
+ * [key, item] of map)` makes an iterator and an array per entry, for every object a tool returns or
+ * a script builds). Only seal uses it, and nothing it calls runs other code, so one tally serves all.
+ */
+const tally = { items: 0, chars: 0, depth: 0 };
+
+function tallyEntry(item: Value, key: string): void {
+  tally.chars += key.length;
+  if (typeof item === 'string') tally.chars += item.length;
+  else if (typeof item === 'object' && item !== null) {
+    tally.items += item.totalItems;
+    tally.chars += item.totalChars;
+    if (item.depth > tally.depth) tally.depth = item.depth;
   }
 }
 
