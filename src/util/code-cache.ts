@@ -57,7 +57,12 @@ export function cacheFolder(env: NodeJS.ProcessEnv = process.env, platform: Node
   const chosen = env.NUWA_COMPILE_CACHE;
   if (chosen !== undefined) return chosen === '' || chosen === '0' ? undefined : path.resolve(chosen);
   if (platform === 'win32') return env.LOCALAPPDATA ? path.join(env.LOCALAPPDATA, 'nuwa', 'Cache', 'v8') : undefined;
-  const home = (require('node:os') as typeof import('node:os')).homedir();
+  let home: string;
+  try {
+    home = (require('node:os') as typeof import('node:os')).homedir();
+  } catch {
+    return undefined; // No home folder to be found (no HOME, no password entry): no cache, rather than no start.
+  }
   if (platform === 'darwin') return path.join(home, 'Library', 'Caches', 'nuwa', 'v8');
   const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(home, '.cache');
   return path.join(base, 'nuwa', 'v8');
