@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cacheFolder } from '../../src/util/code-cache.js';
+import { asCoreScript } from '../../scripts/bundle.js';
+import { cacheFolder, CORE_PARAMETERS } from '../../src/util/code-cache.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const work = mkdtempSync(path.join(tmpdir(), 'nuwa-code-cache-'));
@@ -134,6 +135,38 @@ describe('the code cache of the bundled core', () => {
     for (const aged of [old, otherCore]) utimesSync(aged, Date.now() / 1000 - month, Date.now() / 1000 - month);
     load(file, folder);
     expect(cacheFiles(folder).sort()).toEqual([path.basename(otherCore), `fixture-b1-${process.version}-${process.arch}.bin`, path.basename(recent)].sort());
+  });
+});
+
+describe('the core script (scripts/bundle.ts)', () => {
+  const SOURCE = [
+    '"use strict";',
+    '// a comment \u2014 with a dash',
+    'const text = "import(\'not code\')";',
+    'const pattern = /^[\u2265\u2264] x$/u;',
+    '/* two',
+    '   lines */ const load = () => import("./x.js");',
+    'const a = 1/**/+/**/2;',
+    'module.exports = { text, pattern, load, a, line: () => new Error("here").stack };',
+  ].join('\n');
+
+  it('calls __nuwaImport for import(), keeps strings, lines and meaning, and is ASCII', () => {
+    const script = asCoreScript(SOURCE);
+    expect(script.startsWith(`(function (${CORE_PARAMETERS.join(', ')}) {"use strict";`)).toBe(true);
+    expect(script).toMatch(/^[\x00-\x7f]*$/);
+    expect(script).toContain('__nuwaImport("./x.js")');
+    expect(script).toContain(`"import('not code')"`);
+    expect(script.split('\n')).toHaveLength(SOURCE.split('\n').length + 1);
+    const module = { exports: {} as Record<string, unknown> };
+    const imported: string[] = [];
+    // The script is a function expression: evaluate it, then call it as code-cache.ts does.
+    (new Function(`return ${script}`)() as (...args: unknown[]) => void)(module.exports, () => undefined, module, 'core.js', '.', (specifier: string) => imported.push(specifier));
+    const exported = module.exports as { text: string; pattern: RegExp; load: () => unknown; a: number };
+    expect(exported.text).toBe("import('not code')");
+    expect(exported.pattern.test('\u2265 x')).toBe(true);
+    expect(exported.a).toBe(3);
+    exported.load();
+    expect(imported).toEqual(['./x.js']);
   });
 });
 
