@@ -1,17 +1,19 @@
-// The code cache of the bundled core (src/util/code-cache.ts): a process compiles the core from the
+// The code cache of the bundled core (src/util/code-cache.cts): a process compiles the core from the
 // bytecode an earlier one left, and a cache that is damaged, stale, missing or cannot be written
 // changes nothing but the time it takes. Each case runs real processes on the built loader
-// (dist/util/code-cache.js), with a small core of its own and a cache folder of its own.
+// (dist/util/code-cache.cjs), with a small core of its own and a cache folder of its own.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { asCoreScript } from '../../scripts/bundle.js';
-import { cacheFolder, CORE_PARAMETERS } from '../../src/util/code-cache.js';
+import { createRequire } from 'node:module';
+import { asCoreScript, CORE_PARAMETERS } from '../../scripts/bundle.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// The built loader (CommonJS, as bin/nuwa loads it).
+const { cacheFolder } = createRequire(import.meta.url)(path.join(root, 'dist', 'util', 'code-cache.cjs')) as typeof import('../../src/util/code-cache.cjs');
 const work = mkdtempSync(path.join(tmpdir(), 'nuwa-code-cache-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -31,7 +33,8 @@ module.exports = {
 
 // Loads the core with the built loader, prints how it was compiled and what it answered.
 const LOADER = `
-import { loadWithCodeCache } from ${JSON.stringify(pathToFileURL(path.join(root, 'dist', 'util', 'code-cache.js')).href)};
+import { createRequire } from 'node:module';
+const { loadWithCodeCache } = createRequire(import.meta.url)(${JSON.stringify(path.join(root, 'dist', 'util', 'code-cache.cjs'))});
 const [file, folder] = process.argv.slice(2);
 const { exports, cache } = loadWithCodeCache(new URL(file), { buildId: 'b1', folder: folder === '-' ? null : folder });
 console.log(JSON.stringify({ cache, answer: await exports.answer() }));
@@ -159,7 +162,7 @@ describe('the core script (scripts/bundle.ts)', () => {
     expect(script.split('\n')).toHaveLength(SOURCE.split('\n').length + 1);
     const module = { exports: {} as Record<string, unknown> };
     const imported: string[] = [];
-    // The script is a function expression: evaluate it, then call it as code-cache.ts does.
+    // The script is a function expression: evaluate it, then call it as code-cache.cts does.
     (new Function(`return ${script}`)() as (...args: unknown[]) => void)(module.exports, () => undefined, module, 'core.js', '.', (specifier: string) => imported.push(specifier));
     const exported = module.exports as { text: string; pattern: RegExp; load: () => unknown; a: number };
     expect(exported.text).toBe("import('not code')");

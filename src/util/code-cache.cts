@@ -24,18 +24,20 @@
 // options are not part of the cache), so the core has none: scripts/bundle.ts rewrites each
 // `import(` into a call of `__nuwaImport`, given here.
 //
-// Node's built-in modules are require()d, not imported: an ES module import of node:fs reads every
+// CommonJS (a .cts module), like bin/nuwa and the module that calls this (dist/bundle/core.cjs):
+// `nuwa` then starts without loading a single ES module, each of which costs Node more to load. For
+// the same reason the built-in modules are require()d: an ES module import of node:fs reads every
 // export of it, which loads Node's streams, a few milliseconds `import 'nuwa-script'` need not pay.
-import { createRequire } from 'node:module';
+import fs = require('node:fs');
+import path = require('node:path');
+import url = require('node:url');
+import vm = require('node:vm');
+import nodeModule = require('node:module');
 
-const require = createRequire(import.meta.url);
-const fs = require('node:fs') as typeof import('node:fs');
-const path = require('node:path') as typeof import('node:path');
-const { fileURLToPath, pathToFileURL } = require('node:url') as typeof import('node:url');
-const { Script } = require('node:vm') as typeof import('node:vm');
+const { fileURLToPath, pathToFileURL } = url;
+const { Script } = vm;
+const { createRequire } = nodeModule;
 
-/** The parameters of the function the core is wrapped in: CommonJS's, and the stand-in for import(). */
-export const CORE_PARAMETERS = ['exports', 'require', 'module', '__filename', '__dirname', '__nuwaImport'];
 const MAGIC = 'nuwa-v8-code-cache 1\n';
 
 interface Header {
@@ -156,8 +158,9 @@ export interface Loaded {
 }
 
 /**
- * Runs the core at `url` — a function expression taking CORE_PARAMETERS, in ASCII — compiled from
- * the cached bytecode when there is a good one.
+ * Runs the core at `url` — in ASCII, a function expression taking (exports, require, module,
+ * __filename, __dirname, __nuwaImport), scripts/bundle.ts CORE_PARAMETERS — compiled from the
+ * cached bytecode when there is a good one.
  */
 export function loadWithCodeCache(url: URL, options: LoadOptions): Loaded {
   const { buildId } = options;
