@@ -18,6 +18,10 @@
 //   written to a temporary file and renamed over (never half-written); a folder that cannot be
 //   written leaves the process as it was, only slower. Writing one also removes the caches of the
 //   same core not written for a month (other builds' leftovers: every build has its own).
+// - the first process makes the cache from what it compiled, which may be little (`nuwa --version`);
+//   the next GROWTH_GENERATIONS processes that use it write it again at exit, with what they
+//   compiled on top (the bytecode read from a cache is part of what V8 writes out), so that the
+//   cache soon holds what the commands people run need, and then stays as it is.
 // `NUWA_COMPILE_CACHE` names another folder; `0` (or an empty value) turns the cache off.
 //
 // Dynamic import() in a script compiled from cached bytecode finds no loader in Node 20 (the host
@@ -46,7 +50,12 @@ interface Header {
   mtimeMs: number;
   /** CRC-32 of the bytecode that follows the header. */
   crc: number;
+  /** How many times a process that used the cache wrote it again (0: as its first process made it). */
+  generation: number;
 }
+
+/** How many times a cache is written again by processes that used it, each adding what it compiled. */
+const GROWTH_GENERATIONS = 3;
 
 type Crc32 = (data: Uint8Array | string) => number;
 // zlib.crc32 is in Node 20.15+ and 22.2+, which every Node that loads the bundled build has (it
@@ -79,8 +88,8 @@ function cacheFileOf(folder: string, file: string, buildId: string, crc: Crc32):
   return path.join(folder, `${coreName(file)}-${buildId}-${process.version}-${process.arch}${flagsId}.bin`);
 }
 
-/** The bytecode in `cacheFile`, if it was made from the core as it is now and arrived whole. */
-function readCache(cacheFile: string, size: number, mtimeMs: number, crc: Crc32): Buffer | undefined {
+/** The bytecode in `cacheFile` and its generation, if it was made from the core as it is now and arrived whole. */
+function readCache(cacheFile: string, size: number, mtimeMs: number, crc: Crc32): { bytecode: Buffer; generation: number } | undefined {
   let data: Buffer;
   try {
     const descriptor = fs.openSync(cacheFile, 'r');
@@ -104,15 +113,15 @@ function readCache(cacheFile: string, size: number, mtimeMs: number, crc: Crc32)
   }
   const bytecode = data.subarray(headerEnd + 1);
   if (header.size !== size || header.mtimeMs !== mtimeMs || header.crc !== crc(bytecode) >>> 0) return undefined;
-  return bytecode;
+  return { bytecode, generation: typeof header.generation === 'number' ? header.generation : GROWTH_GENERATIONS };
 }
 
 /** Writes the bytecode V8 has for `script` now; any failure is ignored (the cache is only an optimisation). */
-function writeCache(file: string, cacheFile: string, script: InstanceType<typeof Script>, size: number, mtimeMs: number, crc: Crc32): void {
+function writeCache(file: string, cacheFile: string, script: InstanceType<typeof Script>, size: number, mtimeMs: number, generation: number, crc: Crc32): void {
   const temporary = `${cacheFile}.${process.pid}.tmp`;
   try {
     const bytecode = script.createCachedData();
-    const header: Header = { size, mtimeMs, crc: crc(bytecode) >>> 0 };
+    const header: Header = { size, mtimeMs, crc: crc(bytecode) >>> 0, generation };
     fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
     fs.writeFileSync(temporary, Buffer.concat([Buffer.from(`${MAGIC}${JSON.stringify(header)}\n`), bytecode]), { mode: 0o600 });
     fs.renameSync(temporary, cacheFile);
@@ -179,10 +188,11 @@ export function loadWithCodeCache(url: URL, options: LoadOptions): Loaded {
   }
   const crc = folder === undefined ? undefined : crc32Function();
   const cacheFile = folder === undefined || crc === undefined ? undefined : cacheFileOf(folder, file, buildId, crc);
-  const cachedData = cacheFile === undefined ? undefined : readCache(cacheFile, size, mtimeMs, crc!);
-  const script = new Script(source, { filename: file, cachedData });
-  const cache = cacheFile === undefined ? 'off' : cachedData === undefined || script.cachedDataRejected === true ? 'made' : 'used';
-  if (cache === 'made') process.once('exit', () => writeCache(file, cacheFile!, script, size, mtimeMs, crc!));
+  const cached = cacheFile === undefined ? undefined : readCache(cacheFile, size, mtimeMs, crc!);
+  const script = new Script(source, { filename: file, cachedData: cached?.bytecode });
+  const cache = cacheFile === undefined ? 'off' : cached === undefined || script.cachedDataRejected === true ? 'made' : 'used';
+  const generation = cache === 'made' ? 0 : cached !== undefined && cached.generation < GROWTH_GENERATIONS ? cached.generation + 1 : undefined;
+  if (cache !== 'off' && generation !== undefined) process.once('exit', () => writeCache(file, cacheFile!, script, size, mtimeMs, generation, crc!));
   const module = { exports: {} as unknown };
   const base = pathToFileURL(file).href;
   const importFromCore = (specifier: string, options?: ImportCallOptions) => import(specifier.startsWith('.') ? new URL(specifier, base).href : specifier, options);

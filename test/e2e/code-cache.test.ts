@@ -28,6 +28,12 @@ module.exports = {
     const { basename } = require('node:path');
     return [${JSON.stringify(answer)}, parts.map((part) => part(1)).reduce((a, b) => a + b, 0), sep.length, basename(__filename)].join(' ');
   },
+  // Called by some processes only: compiled, and so cached, only when called.
+  other: () => {
+    const more = [];
+    for (let i = 0; i < 100; i++) more.push(function (n) { return [n, i, String(n * i)].join(':'); });
+    return more.map((f) => f(2)).length;
+  },
 };
 })`;
 
@@ -35,8 +41,9 @@ module.exports = {
 const LOADER = `
 import { createRequire } from 'node:module';
 const { loadWithCodeCache } = createRequire(import.meta.url)(${JSON.stringify(path.join(root, 'dist', 'util', 'code-cache.cjs'))});
-const [file, folder] = process.argv.slice(2);
+const [file, folder, other] = process.argv.slice(2);
 const { exports, cache } = loadWithCodeCache(new URL(file), { buildId: 'b1', folder: folder === '-' ? null : folder });
+if (other === 'other') exports.other();
 console.log(JSON.stringify({ cache, answer: await exports.answer() }));
 `;
 const loader = path.join(work, 'loader.mjs');
@@ -52,8 +59,8 @@ function fixture(answer = 'forty-two') {
   return { file, folder: path.join(dir, 'cache') };
 }
 
-function load(file: string, folder: string | undefined) {
-  const child = spawnSync(process.execPath, [loader, pathToFileURL(file).href, folder ?? '-'], { encoding: 'utf8', timeout: 30_000 });
+function load(file: string, folder: string | undefined, other = false) {
+  const child = spawnSync(process.execPath, [loader, pathToFileURL(file).href, folder ?? '-', other ? 'other' : ''], { encoding: 'utf8', timeout: 30_000 });
   expect(child.stderr).toBe('');
   expect(child.status).toBe(0);
   return JSON.parse(child.stdout) as { cache: string; answer: string };
@@ -69,6 +76,25 @@ describe('the code cache of the bundled core', () => {
     expect(cacheFiles(folder)).toEqual([`fixture-b1-${process.version}-${process.arch}.bin`]);
     expect(load(file, folder)).toEqual({ cache: 'used', answer: expected('forty-two') });
     expect(load(file, folder)).toEqual({ cache: 'used', answer: expected('forty-two') });
+  });
+
+  it('grows with what the next few processes compile, then stays as it is', () => {
+    const { file, folder } = fixture();
+    load(file, folder);
+    const cacheFile = path.join(folder, cacheFiles(folder)[0]!);
+    const generation = () => JSON.parse(readFileSync(cacheFile, 'latin1').split('\n')[1]!) as { generation: number };
+    const made = readFileSync(cacheFile);
+    expect(generation()).toMatchObject({ generation: 0 });
+    // A process that also runs `other` writes the cache again with it compiled: it grows.
+    expect(load(file, folder, true)).toEqual({ cache: 'used', answer: expected('forty-two') });
+    expect(generation()).toMatchObject({ generation: 1 });
+    expect(readFileSync(cacheFile).length).toBeGreaterThan(made.length);
+    load(file, folder);
+    load(file, folder);
+    expect(generation()).toMatchObject({ generation: 3 });
+    const grown = readFileSync(cacheFile);
+    expect(load(file, folder, true)).toEqual({ cache: 'used', answer: expected('forty-two') });
+    expect(readFileSync(cacheFile).equals(grown)).toBe(true);
   });
 
   it('ignores a damaged cache (bytes changed in the bytecode, or cut short) and makes it again', () => {
