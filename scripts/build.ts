@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { replaceTree } from './build/replace-tree.js';
-import { bundleEntries, isBundleChunk } from './bundle.js';
+import { bundleEntries, goesFirst } from './bundle.js';
 import { buildPlayground, ROOT } from './playground/build.js';
 
 const DIST = path.join(ROOT, 'dist');
@@ -39,7 +39,7 @@ async function main(): Promise<number> {
       console.error(`the playground page did not build: ${(error as Error).message}; dist/ is left as it was`);
       return 1;
     }
-    replaceTree(staging, DIST, isBundleChunk);
+    replaceTree(staging, DIST, goesFirst);
     return 0;
   } finally {
     rmSync(staging, { recursive: true, force: true });
