@@ -4,7 +4,6 @@
 // shares its tree (parsed-texts.ts), while a long text, parsed in slices for one run, keeps nothing
 // of its compiled form.
 import { NuwaError, isNuwaError } from '../errors.js';
-import type { RunStats } from '../events.js';
 import type { JsonValue } from '../values/json.js';
 import type { Program } from '../syntax/ast.js';
 import { isShortSource, parseInSlices, parseWithRecovery, syntaxError } from '../syntax/parse.js';
@@ -12,7 +11,6 @@ import { Sandbox } from '../tools/sandbox.js';
 import { Session } from '../tools/session.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { ConfirmLevel, Logger } from '../tools/types.js';
-import { compileProgram } from '../runtime/evaluator.js';
 import { limitsFrom, type Limits } from '../tools/limits.js';
 import { readTraceOptions } from '../tools/tracing.js';
 import { hostLogger } from '../tools/run.js';
@@ -20,8 +18,8 @@ import { ScriptRun } from '../runtime/script-run.js';
 import { Scope } from '../runtime/scope.js';
 import { PlanBudget, type ApprovedPlan } from '../check/approval.js';
 import { plan as planScript, type Plan, type PlanOptions } from '../check/check.js';
-import { asFindings, findingsBesideRunError, findingsBesideSyntaxErrors } from '../check/findings.js';
-import { charsIn, checkTotals, fromJson, itemsIn, setJsonKey, toJson, type Value, type ValueLimits } from '../values/values.js';
+import { asFindings, findingsBesideSyntaxErrors } from '../check/findings.js';
+import { fromJson, type ValueLimits } from '../values/values.js';
 import { callHook, describeThrown } from '../util/foreign.js';
 import { Options, shown } from '../util/options.js';
 import { utf8Length } from '../util/platform.js';
@@ -30,20 +28,14 @@ import { recoverRun, resumeRun, startRun, type DurableHost, type DurableRunSetti
 import type { Checkpoint } from './checkpoint.js';
 import type { CallJournal } from '../tools/journal.js';
 import { keepParsedText, parsedText } from './parsed-texts.js';
-import { follow, type Continuation, type Waiting } from '../util/pending.js';
+import { ScriptState, endScript, endedScript, resultOfRun, runProgram } from './script-ending.js';
 
 
 /** The levels that need approval when the host names none: one Set for every Interpreter. */
 const DEFAULT_NEEDS_APPROVAL: ReadonlySet<ConfirmLevel> = new Set<ConfirmLevel>(['write', 'destructive']);
 
-/**
- * The errors a script's own text causes, beside which the checker's findings in the rest of the
- * script are worth reporting; not a limit, a cancellation, a refusal or a durable run's conflict.
- */
-const SCRIPT_MISTAKES: ReadonlySet<string> = new Set([
-  'UndefinedVariableError', 'TypeError', 'DivisionByZeroError', 'MemberAccessError', 'IndexOutOfBoundsError', 'InvalidConditionError',
-  'InvalidIterableError', 'UnknownFunctionError', 'FunctionArgumentError', 'CalcError', 'ToolNotFoundError', 'ToolArgumentError',
-]);
+const quiet = () => {};
+const sameEnd = (end: ScriptEnd): ScriptEnd => end;
 const CONFIRM_LEVELS: readonly ConfirmLevel[] = ['none', 'read', 'write', 'destructive'];
 const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const;
 
@@ -312,157 +304,11 @@ function withUnknownOptions(known: InterpreterOptions, snapshot: Record<string, 
   return known;
 }
 
-/**
- * What a script's run needs from its start to its end (runScript), and, when the program waits,
- * what it goes on with once that wait is over (a Continuation): its end, settled into the promise
- * runScript returned. One object for both, kept for as long as the run waits.
- */
-class ScriptState<T> implements Continuation {
-  /** Once parsed. */
-  declare program: Program | undefined;
-  /** The program was parsed for this run alone (long text, not kept): its compiled statements need not be kept either. */
-  declare runOnce: boolean;
-  /** The promise's, once the program waits (runProgram). */
-  declare resolve: ((value: T) => void) | undefined;
-  declare reject: ((error: unknown) => void) | undefined;
 
-  constructor(
-    readonly registry: ToolRegistry,
-    readonly run: ScriptRun,
-    readonly top: Scope,
-    /** maxValueSize and maxStringLength, without the run's clock (the variables are read after it stopped too). */
-    readonly limits: ValueLimits,
-    readonly options: RunOptions,
-    readonly durable: DurableRunSettings | undefined,
-    /** What the promise settles with: the ScriptEnd itself, or (run()) the result or the error thrown. */
-    readonly settle: (end: ScriptEnd) => T,
-  ) {
-    this.program = undefined;
-    this.runOnce = false;
-    this.resolve = undefined;
-    this.reject = undefined;
-  }
-
-  resume(): void {
-    this.end(NOT_FAILED);
-  }
-
-  fail(error: unknown): void {
-    this.end(error);
-  }
-
-  private end(thrown: unknown): void {
-    let settled: T;
-    try {
-      settled = this.settle(endScript(this, thrown));
-    } catch (error) {
-      this.reject!(error);
-      return;
-    }
-    this.resolve!(settled);
-  }
-}
-
-const quiet = () => {};
-const sameEnd = (end: ScriptEnd): ScriptEnd => end;
-
-/** Runs the parsed program; settles with how the run ended. */
-function runProgram<T>(state: ScriptState<T>): Promise<T> {
-  let pending: Waiting | undefined;
-  try {
-    pending = compileProgram(state.program!, { once: state.runOnce })(state.run, state.top);
-  } catch (thrown) {
-    return endedScript(state, thrown);
-  }
-  if (pending === undefined) return endedScript(state, NOT_FAILED);
-  const waiting = pending;
-  return new Promise((resolve, reject) => {
-    state.resolve = resolve;
-    state.reject = reject;
-    follow(waiting, state);
-  });
-}
-
-/** endScript, settled, as a promise: a failure to report the end (an internal error) rejects it, as it would an async function's. */
-function endedScript<T>(state: ScriptState<T>, thrown: unknown): Promise<T> {
-  try {
-    return Promise.resolve(state.settle(endScript(state, thrown)));
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-/** endScript's `thrown` for a program that ran to its end. */
-const NOT_FAILED: unique symbol = Symbol('not failed');
-
-/**
- * How a run ended (its result, error or pause), announced; its timers and listeners released.
- * `thrown` is what stopped it, or NOT_FAILED when the program ran to its end.
- */
-function endScript<T>(state: ScriptState<T>, thrown: unknown): ScriptEnd {
-  const { run } = state;
-  try {
-    if (thrown === NOT_FAILED) {
-      try {
-        return completedScript(state);
-      } catch (error) {
-        return failedScript(state, error);
-      }
-    }
-    return failedScript(state, thrown);
-  } finally {
-    run.finish();
-  }
-}
-
-function completedScript<T>(state: ScriptState<T>): ScriptEnd {
-  const { run, top, limits, durable } = state;
-  const variables = scopeVariables(top, limits);
-  const result = resultOf(variablesLater(variables, limits), run.output, runStats(run));
-  // A tool may have swallowed the pause of a call it made: the run still waits there.
-  if (durable !== undefined && durable.journal.pending.length > 0) return pausedScript(run, durable, runStats(run));
-  run.emit?.({ type: 'script:completed', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName: state.options.fileName, stats: result.stats });
-  return { ok: true, result, output: run.output };
-}
-
-function failedScript<T>(state: ScriptState<T>, thrown: unknown): ScriptEnd {
-  const { registry, run, top, limits, durable, program, options } = state;
-  const { fileName } = options;
-  if (durable !== undefined && durable.journal.pending.length > 0) return pausedScript(run, durable, runStats(run));
-  const error = asNuwaError(thrown).at(run.current, fileName);
-  error.variables = safeVariables(() => jsonVariables(scopeVariables(top, limits, true), limits));
-  if (program !== undefined && SCRIPT_MISTAKES.has(error.kind) && error.findings === undefined) {
-    const findings = findingsBesideRunError(error, program, registry, Object.keys(options.variables ?? {}));
-    if (findings.length > 0) error.findings = asFindings(findings);
-  }
-  run.emit?.({
-    type: 'script:failed',
-    executionId: run.runId,
-    timestamp: Date.now(),
-    sessionId: run.session.id,
-    fileName,
-    stats: runStats(run),
-    error: { kind: error.kind, message: error.message, line: error.line, column: error.column },
-  });
-  return { ok: false, error, stats: runStats(run), output: run.output };
-}
-
-function pausedScript(run: ScriptRun, durable: DurableRunSettings, stats: RunStats): ScriptEnd {
-  run.emit?.({ type: 'run:paused', executionId: run.runId, timestamp: Date.now(), runId: durable.runId, pending: [...durable.journal.pending] });
-  return { ok: false, paused: true, stats, output: run.output, state: run.session.toJSON() };
-}
-
-/** What run() resolves to: the result of a run that completed, else its error, thrown. */
-function resultOfRun(ended: ScriptEnd): RunResult {
-  if (ended.ok) return ended.result;
-  if (ended.paused) throw new NuwaError('TypeError', 'internal: a run without a journal paused');
-  throw ended.error;
-}
-
-/** The options of one run, each read once and checked before the run starts. */
 /** The options of a run given none: read once, shared by every such run (which keeps them until it ends). */
 const NO_RUN_OPTIONS: RunOptions = Object.freeze({ variables: undefined, signal: undefined, fileName: undefined, approvedPlan: undefined });
 
+/** The options of one run, each read once and checked before the run starts. */
 function readRunOptions(options: unknown, where: string): RunOptions {
   if (options === NO_RUN_OPTIONS) return NO_RUN_OPTIONS;
   const given = Options.of(where, options);
@@ -518,102 +364,3 @@ function bindInitialVariables(top: Scope, variables: Record<string, unknown> | u
     }
   }
 }
-
-/**
- * The top-level variables, to be handed to the host as plain JSON (jsonVariables). Together they are
- * one value going out to the host, so together they must be within the limits: a thousand names for
- * one big shared list would expand into a thousand copies of it. The run fails when they are not; an
- * error report (`partial`) keeps the variables that fit, in order, and leaves out the rest.
- */
-function scopeVariables(scope: Scope, limits: ValueLimits, partial = false): Array<[string, Value]> {
-  const out: Array<[string, Value]> = [];
-  let items = 0;
-  let chars = 0;
-  for (const entry of scope.entries()) {
-    const moreItems = items + itemsIn(entry[1]);
-    const moreChars = chars + charsIn(entry[1]);
-    if (moreItems > limits.maxValueSize || moreChars > limits.maxStringLength) {
-      if (partial) continue;
-      checkTotals(moreItems, moreChars, 0, limits, "the script's variables together");
-    }
-    items = moreItems;
-    chars = moreChars;
-    out.push(entry);
-  }
-  return out;
-}
-
-/** A run's figures so far. (A function, not a closure in runScript: one fewer object for every run while it waits.) */
-function runStats(run: ScriptRun): RunStats {
-  return { steps: run.steps, toolCalls: run.toolCalls, durationMs: run.durationMs };
-}
-
-/**
- * jsonVariables of a finished run, for when the host first reads them (resultOf). Made here, not as
- * an arrow in runScript: a closure there would keep runScript's whole context (the ScriptRun, its
- * scopes, its timer and session) for as long as the host keeps the result, some 3 KB a result.
- */
-function variablesLater(variables: Array<[string, Value]>, limits: ValueLimits): () => Record<string, JsonValue> {
-  return () => jsonVariables(variables, limits);
-}
-
-function jsonVariables(variables: Array<[string, Value]>, limits: ValueLimits): Record<string, JsonValue> {
-  const out: Record<string, JsonValue> = {};
-  // setJsonKey: a variable named __proto__ must be a key, not the prototype of the host's object.
-  for (const [name, value] of variables) setJsonKey(out, name, toJson(value, limits));
-  return out;
-}
-
-/**
- * A finished run's result. The variables are checked against the limits now (a run whose variables
- * are over them fails), but copied out to JSON only when the host first reads them: a host that
- * never looks at them does not pay for a copy of every list the script built.
- */
-function resultOf(variables: () => Record<string, JsonValue>, output: string[], stats: RunStats): RunResult {
-  const result = {} as RunResult;
-  Object.defineProperty(result, 'variables', {
-    enumerable: true,
-    configurable: true,
-    get: () => settle(variables()),
-    set: settle,
-  });
-  function settle(variables: Record<string, JsonValue>): Record<string, JsonValue> {
-    Object.defineProperty(result, 'variables', { value: variables, enumerable: true, configurable: true, writable: true });
-    return variables;
-  }
-  result.output = output;
-  result.stats = stats;
-  return result;
-}
-
-/** The variables for an error report; a value that cannot be converted is left out rather than lost. */
-function safeVariables(read: () => Record<string, JsonValue>): Record<string, JsonValue> {
-  try {
-    return read();
-  } catch {
-    return {};
-  }
-}
-
-/**
- * Anything that escapes the evaluator becomes a NuwaError: hosts see one error type. What escapes
- * may be foreign (a host's print hook threw it), so it is only looked at through guarded helpers.
- */
-function asNuwaError(thrown: unknown): NuwaError {
-  if (isNuwaError(thrown)) return thrown;
-  const message = describeThrown(thrown);
-  if (isStackOverflow(thrown)) {
-    return new NuwaError('LimitExceededError', 'the script nests too deeply for the host stack: split deep expressions with LET', { cause: thrown });
-  }
-  return new NuwaError('TypeError', `internal error: ${message}`, { cause: thrown });
-}
-
-function isStackOverflow(thrown: unknown): boolean {
-  try {
-    return thrown instanceof RangeError && /call stack/i.test(describeThrown(thrown));
-  } catch {
-    return false; // a Proxy whose getPrototypeOf trap throws is no RangeError of ours
-  }
-}
-
-/** The host's logger, or stderr for warnings and errors; a logger that throws is not the run's failure. */
