@@ -177,20 +177,7 @@ function compileIf(node: A.IfStatement): Exec {
     if (value === false) return otherwise(rt, scope);
     throw conditionError(value, node);
   };
-  const call = node.condition.type === 'Call' ? compileCallWith(node.condition) : null;
-  if (call !== null) {
-    const decide = (value: Value, site: ScriptCallSite) => branch(value, site.run, site.scope);
-    return (rt, scope) => {
-      rt.tick(node);
-      return call(rt, scope, decide);
-    };
-  }
-  const test = condition.async!;
-  return (rt, scope) => {
-    rt.tick(node);
-    const value = test(rt, scope);
-    return value instanceof Promise ? value.then((settled) => branch(settled, rt, scope)) : branch(value, rt, scope);
-  };
+  return afterValue(node, node.condition, condition, branch);
 }
 
 function iterableError(value: Value, node: A.ForStatement): NuwaError {
@@ -235,19 +222,28 @@ function compileFor(node: A.ForStatement): Exec {
     if (!(items instanceof NuwaList)) throw iterableError(items, node);
     return run(rt, scope, items);
   };
-  const call = node.iterable.type === 'Call' ? compileCallWith(node.iterable) : null;
+  return afterValue(node, node.iterable, iterable, loopOver);
+}
+
+/**
+ * A statement that goes on with the value of an expression that may wait (its sync form is handled
+ * by the caller): a CALL hands its answer straight to `next` without a promise; anything else that
+ * waits is followed through its promise.
+ */
+function afterValue(node: A.Node, expression: A.Expression, compiled: ReturnType<typeof compileExpression>, next: (value: Value, rt: ScriptRun, scope: Scope) => Waiting | undefined): Exec {
+  const call = expression.type === 'Call' ? compileCallWith(expression) : null;
   if (call !== null) {
-    const over = (items: Value, site: ScriptCallSite) => loopOver(items, site.run, site.scope);
+    const goOn = (value: Value, site: ScriptCallSite) => next(value, site.run, site.scope);
     return (rt, scope) => {
       rt.tick(node);
-      return call(rt, scope, over);
+      return call(rt, scope, goOn);
     };
   }
-  const list = iterable.async!;
+  const evaluate = compiled.async!;
   return (rt, scope) => {
     rt.tick(node);
-    const items = list(rt, scope);
-    return items instanceof Promise ? items.then((settled) => loopOver(settled, rt, scope)) : loopOver(items, rt, scope);
+    const value = evaluate(rt, scope);
+    return value instanceof Promise ? value.then((settled) => next(settled, rt, scope)) : next(value, rt, scope);
   };
 }
 
