@@ -17,7 +17,8 @@
 //   exits, from everything compiled by then (the functions a run needed, not only the top level),
 //   written to a temporary file and renamed over (never half-written); a folder that cannot be
 //   written leaves the process as it was, only slower. Writing one also removes the caches of the
-//   same core not written for a month (other builds' leftovers: every build has its own).
+//   same core not written for a month, and all but the newest few (other builds' leftovers: every
+//   build has its own).
 // - the first process makes the cache from what it compiled, which may be little (`nuwa --version`);
 //   the next GROWTH_GENERATIONS processes that use it write it again at exit, with what they
 //   compiled on top (the bytecode read from a cache is part of what V8 writes out), so that the
@@ -136,20 +137,36 @@ function writeCache(file: string, cacheFile: string, script: InstanceType<typeof
 }
 
 const MONTH_MS = 30 * 24 * 3600 * 1000;
+/**
+ * At most this many caches of one core are kept (the newest): each build, and each set of V8 flags
+ * a process runs with, has one of about a megabyte, and someone who rebuilds all day would
+ * otherwise collect hundreds before any is a month old.
+ */
+const MAX_CACHES_KEPT = 12;
 
-/** Removes the caches of the same file, other than `kept`, written more than a month ago. */
+/** Removes the caches of the same file, other than `kept`, written more than a month ago or beyond the newest MAX_CACHES_KEPT. */
 function removeOldCaches(kept: string, file: string): void {
   const folder = path.dirname(kept);
   const prefix = `${coreName(file)}-`;
+  const others: { file: string; mtimeMs: number }[] = [];
   for (const name of fs.readdirSync(folder)) {
     const file = path.join(folder, name);
     if (file === kept || !name.startsWith(prefix) || !name.endsWith('.bin')) continue;
     try {
-      if (Date.now() - fs.statSync(file).mtimeMs > MONTH_MS) fs.rmSync(file, { force: true });
+      others.push({ file, mtimeMs: fs.statSync(file).mtimeMs });
     } catch {
-      // Removed by another process meanwhile, or not ours to remove: left as it is.
+      // Removed by another process meanwhile: nothing to do.
     }
   }
+  others.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  others.forEach(({ file, mtimeMs }, i) => {
+    if (i < MAX_CACHES_KEPT - 1 && Date.now() - mtimeMs <= MONTH_MS) return;
+    try {
+      fs.rmSync(file, { force: true });
+    } catch {
+      // Not ours to remove: left as it is.
+    }
+  });
 }
 
 export interface LoadOptions {

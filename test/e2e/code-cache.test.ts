@@ -167,6 +167,21 @@ describe('the code cache of the bundled core', () => {
   });
 });
 
+describe('the caches kept', () => {
+  it('are the newest dozen of one core, the one just written among them', () => {
+    const { file, folder } = fixture();
+    mkdirSync(folder);
+    const leftovers = Array.from({ length: 20 }, (_, i) => path.join(folder, `fixture-old${i}-${process.version}-${process.arch}.bin`));
+    leftovers.forEach((leftover, i) => {
+      writeFileSync(leftover, 'leftover');
+      utimesSync(leftover, Date.now() / 1000 - 3600 + i, Date.now() / 1000 - 3600 + i);
+    });
+    load(file, folder);
+    // The cache this process wrote, and the eleven newest leftovers.
+    expect(cacheFiles(folder).sort()).toEqual([`fixture-b1-${process.version}-${process.arch}.bin`, ...leftovers.slice(9).map((leftover) => path.basename(leftover))].sort());
+  });
+});
+
 describe('the core script (scripts/bundle.ts)', () => {
   const SOURCE = [
     '"use strict";',
