@@ -152,29 +152,30 @@ export class Run implements CallHost {
     const trace = settings.tracer && new RunTrace({ tracer: settings.tracer, traceContent: settings.traceContent }, settings.logger);
     this.trace = trace;
     // Without a tracer or a listener there is no emit at all: the call path then builds no event.
-    this.emit =
-      trace === undefined
-        ? listener
-        : (event) => {
-            trace.event(event);
-            listener?.(event);
-          };
+    this.emit = trace === undefined ? listener : tracedEmit(trace, listener);
     this.deadline = this.startedAt + this.limits.timeoutMs;
     this.sliceEnd = this.startedAt + SLICE_MS;
-    this.valueLimits = { maxValueSize: this.limits.maxValueSize, maxStringLength: this.limits.maxStringLength, charge: (units) => this.charge(units) };
+    // A bound method, not an arrow: the constructor makes no closure, so no context of its own for
+    // every run (a host may have thousands waiting); the timer gets the run as its argument likewise.
+    this.valueLimits = { maxValueSize: this.limits.maxValueSize, maxStringLength: this.limits.maxStringLength, charge: this.charge.bind(this) };
     // Not unref'd: while a run waits on a tool that never settles, this timer is what keeps the
     // process alive until the timeout ends the run. finish() clears it.
-    this.timer = setTimeout(() => this.stop(this.timeoutError()), Math.min(Math.max(0, this.deadline - performance.now()), 2 ** 31 - 1));
+    this.timer = setTimeout(timeOut, Math.min(Math.max(0, this.deadline - performance.now()), 2 ** 31 - 1), this);
     const hostSignal = settings.signal;
     this.hostSignal = hostSignal;
     if (hostSignal === undefined) {
       this.onHostAbort = undefined;
     } else {
-      const onHostAbort = () => this.stop(new NuwaError('AbortedError', abortMessage(this.noun, hostSignal.reason)));
+      const onHostAbort = hostAbortListener(this, hostSignal, this.noun);
       this.onHostAbort = onHostAbort;
       if (hostSignal.aborted) onHostAbort();
       else hostSignal.addEventListener('abort', onHostAbort, { once: true });
     }
+  }
+
+  /** The run's timeoutMs has passed. */
+  timeOut(): void {
+    this.stop(this.timeoutError());
   }
 
   /**
@@ -370,6 +371,24 @@ export class Run implements CallHost {
   get firstExecutionId(): string | undefined {
     return this.firstCall === undefined ? undefined : executionIdOf(this.runId, this.firstCall);
   }
+}
+
+/** The run's deadline timer (setTimeout's argument: no closure per run). */
+function timeOut(run: Run): void {
+  run.timeOut();
+}
+
+/** Stops `run` when the host's signal aborts. */
+function hostAbortListener(run: Run, hostSignal: AbortSignal, noun: string): () => void {
+  return () => run.stop(new NuwaError('AbortedError', abortMessage(noun, hostSignal.reason)));
+}
+
+/** A run's emit when it is traced: the tracer sees each event, then the host's listener. */
+function tracedEmit(trace: RunTrace, listener: ((event: NuwaEvent) => void) | undefined): (event: NuwaEvent) => void {
+  return (event) => {
+    trace.event(event);
+    listener?.(event);
+  };
 }
 
 /** The host's reason for cancelling, read without trusting it (it is whatever the host passed to abort()). */
