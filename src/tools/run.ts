@@ -91,8 +91,6 @@ export class Run implements CallHost {
   ended = false;
   /** Set when the current time slice is spent: the evaluator then awaits `yieldTurn()`. */
   yieldDue = false;
-  /** maxValueSize and maxStringLength, and the clock for long walks over values. */
-  readonly valueLimits: ValueLimits;
   private untilClockCheck = CLOCK_CHECK_INTERVAL;
   private sliceEnd: number;
   private outputBytes = 0;
@@ -116,6 +114,21 @@ export class Run implements CallHost {
   /** Made only for a run given the host's signal (most are not): a closure per run otherwise kept for nothing. */
   private readonly onHostAbort: (() => void) | undefined;
   #runId: string | undefined;
+
+  /**
+   * maxValueSize and maxStringLength, and the clock for long walks over values (`charge`): the run
+   * itself, not an object and a bound `charge` of its own for every run. Who keeps the limits
+   * calls `charge` on them, never detached from them.
+   */
+  get valueLimits(): ValueLimits {
+    return this;
+  }
+  get maxValueSize(): number {
+    return this.limits.maxValueSize;
+  }
+  get maxStringLength(): number {
+    return this.limits.maxStringLength;
+  }
 
   /**
    * The run's executionId (events, contexts, durable runs): a random UUID made when first read, as
@@ -155,9 +168,8 @@ export class Run implements CallHost {
     this.emit = trace === undefined ? listener : tracedEmit(trace, listener);
     this.deadline = this.startedAt + this.limits.timeoutMs;
     this.sliceEnd = this.startedAt + SLICE_MS;
-    // A bound method, not an arrow: the constructor makes no closure, so no context of its own for
-    // every run (a host may have thousands waiting); the timer gets the run as its argument likewise.
-    this.valueLimits = { maxValueSize: this.limits.maxValueSize, maxStringLength: this.limits.maxStringLength, charge: this.charge.bind(this) };
+    // The timer gets the run as its argument, not an arrow: the constructor makes no closure, so no
+    // context of its own for every run (a host may have thousands waiting).
     // Not unref'd: while a run waits on a tool that never settles, this timer is what keeps the
     // process alive until the timeout ends the run. finish() clears it.
     this.timer = setTimeout(timeOut, Math.min(Math.max(0, this.deadline - performance.now()), 2 ** 31 - 1), this);
