@@ -153,8 +153,7 @@ export class Interpreter {
     });
     durable?.journal.countPrintedBy?.(() => run.output.length);
     // Without the run's clock: the variables are read after the run stopped too (for the error report).
-    const { maxValueSize, maxStringLength } = run.valueLimits;
-    const limits: ValueLimits = { maxValueSize, maxStringLength };
+    const limits = variableLimitsOf(this.limits);
     const top = new Scope(null, null, null, limits);
     run.emit?.({ type: 'script:started', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName });
     return new ScriptState(this.registry, run, top, limits, options, durable, settle);
@@ -297,6 +296,23 @@ export class Interpreter {
  * Interpreter's options an object shape of its own (some 450 bytes each, for a host that makes an
  * Interpreter per run).
  */
+/** variableLimitsOf's objects, by the Interpreter's limits (most Interpreters share DEFAULT_LIMITS). */
+const variableLimits = new WeakMap<Required<Limits>, ValueLimits>();
+
+/**
+ * maxValueSize and maxStringLength of `limits`, without a run's clock: what a run's variables keep
+ * to, read after the run has stopped too. One frozen object for all the runs of the same limits,
+ * not one for each (a host may have thousands waiting).
+ */
+function variableLimitsOf(limits: Required<Limits>): ValueLimits {
+  let known = variableLimits.get(limits);
+  if (known === undefined) {
+    known = Object.freeze({ maxValueSize: limits.maxValueSize, maxStringLength: limits.maxStringLength });
+    variableLimits.set(limits, known);
+  }
+  return known;
+}
+
 function withUnknownOptions(known: InterpreterOptions, snapshot: Record<string, unknown>): InterpreterOptions {
   for (const key of Object.keys(snapshot)) {
     if (!Object.hasOwn(known, key)) Object.defineProperty(known, key, { value: snapshot[key], enumerable: true, writable: true, configurable: true });

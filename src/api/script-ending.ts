@@ -128,12 +128,13 @@ export function endScript<T>(state: ScriptState<T>, thrown: unknown): ScriptEnd 
 
 function completedScript<T>(state: ScriptState<T>): ScriptEnd {
   const { run, top, limits, durable } = state;
-  const variables = scopeVariables(top, limits);
-  const result = resultOf(variablesLater(variables, limits), run.output, runStats(run));
+  const variables = compact(scopeVariables(top, limits));
+  const output = compact(run.output);
+  const result = resultOf(variables, limits, output, runStats(run));
   // A tool may have swallowed the pause of a call it made: the run still waits there.
   if (durable !== undefined && durable.journal.pending.length > 0) return pausedScript(run, durable, runStats(run));
   run.emit?.({ type: 'script:completed', executionId: run.runId, timestamp: Date.now(), sessionId: run.session.id, fileName: state.options.fileName, stats: result.stats });
-  return { ok: true, result, output: run.output };
+  return { ok: true, result, output };
 }
 
 function failedScript<T>(state: ScriptState<T>, thrown: unknown): ScriptEnd {
@@ -194,18 +195,19 @@ export function scopeVariables(scope: Scope, limits: ValueLimits, partial = fals
   return out;
 }
 
+/**
+ * A short array as a copy of its own length. One that grew by push keeps room for 16 more items
+ * (136 bytes), and a result's output and variables live as long as the host keeps the result: a
+ * host holding 10,000 results of one line each would keep 2.7 MB of that room. Long ones are kept
+ * as they are (a copy would cost more than the room, which is small beside them).
+ */
+function compact<T>(items: T[]): T[] {
+  return items.length <= 16 ? items.slice() : items;
+}
+
 /** A run's figures so far. (A function, not a closure in runScript: one fewer object for every run while it waits.) */
 export function runStats(run: ScriptRun): RunStats {
   return { steps: run.steps, toolCalls: run.toolCalls, durationMs: run.durationMs };
-}
-
-/**
- * jsonVariables of a finished run, for when the host first reads them (resultOf). Made here, not as
- * an arrow in runScript: a closure there would keep runScript's whole context (the ScriptRun, its
- * scopes, its timer and session) for as long as the host keeps the result, some 3 KB a result.
- */
-export function variablesLater(variables: Array<[string, Value]>, limits: ValueLimits): () => Record<string, JsonValue> {
-  return () => jsonVariables(variables, limits);
 }
 
 export function jsonVariables(variables: Array<[string, Value]>, limits: ValueLimits): Record<string, JsonValue> {
@@ -220,21 +222,32 @@ export function jsonVariables(variables: Array<[string, Value]>, limits: ValueLi
  * are over them fails), but copied out to JSON only when the host first reads them: a host that
  * never looks at them does not pay for a copy of every list the script built.
  */
-export function resultOf(variables: () => Record<string, JsonValue>, output: string[], stats: RunStats): RunResult {
+export function resultOf(variables: Array<[string, Value]>, limits: ValueLimits, output: string[], stats: RunStats): RunResult {
   const result = {} as RunResult;
-  Object.defineProperty(result, 'variables', {
-    enumerable: true,
-    configurable: true,
-    get: () => settle(variables()),
-    set: settle,
-  });
-  function settle(variables: Record<string, JsonValue>): Record<string, JsonValue> {
-    Object.defineProperty(result, 'variables', { value: variables, enumerable: true, configurable: true, writable: true });
-    return variables;
-  }
+  const later = new LaterVariables(result, variables, limits);
+  // Bound methods of one small object, not closures: a host may keep thousands of results.
+  Object.defineProperty(result, 'variables', { enumerable: true, configurable: true, get: later.read.bind(later), set: later.settle.bind(later) });
   result.output = output;
   result.stats = stats;
   return result;
+}
+
+/** A result's `variables` until first read or set: then a plain property of the result. */
+class LaterVariables {
+  constructor(
+    private readonly result: RunResult,
+    private readonly variables: Array<[string, Value]>,
+    private readonly limits: ValueLimits,
+  ) {}
+
+  read(): Record<string, JsonValue> {
+    return this.settle(jsonVariables(this.variables, this.limits));
+  }
+
+  settle(variables: Record<string, JsonValue>): Record<string, JsonValue> {
+    Object.defineProperty(this.result, 'variables', { value: variables, enumerable: true, configurable: true, writable: true });
+    return variables;
+  }
 }
 
 /** The variables for an error report; a value that cannot be converted is left out rather than lost. */

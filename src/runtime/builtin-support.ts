@@ -61,16 +61,16 @@ const CHARGE_UNITS = 4096;
 export class Progress {
   private pending = 0;
   private sincePause = 0;
-  private readonly charge: ((units: number) => void) | undefined;
+  private readonly limits: ValueLimits;
 
   constructor(host: BuiltinHost) {
-    this.charge = host.valueLimits.charge;
+    this.limits = host.valueLimits; // charge is called on it: a run's is its method (tools/run.ts)
   }
 
   add(units: number): boolean {
     this.pending += units;
     if (this.pending < CHARGE_UNITS) return false;
-    this.charge?.(this.pending);
+    this.limits.charge?.(this.pending);
     this.sincePause += this.pending;
     this.pending = 0;
     if (this.sincePause < CHUNK) return false;

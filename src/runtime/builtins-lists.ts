@@ -105,12 +105,12 @@ function sort([x, key]: Value[], host: BuiltinHost, at: Position): NuwaList {
   const { items, keys, kind } = sortInput(x, key, at);
   // Sort positions by their keys; Array.prototype.sort is stable, so equal keys keep their order.
   const order = Array.from(keys, (_, i) => i);
-  const charge = host.valueLimits.charge;
+  const limits = host.valueLimits;
   let comparisons = 0;
   const tally = () => {
     if (++comparisons === 4096) {
       comparisons = 0;
-      charge?.(4096);
+      limits.charge?.(4096);
     }
   };
   if (kind === 'number') {

@@ -2,9 +2,9 @@
 // run stops (cancellation, run timeout, a limit), or when the tool's own timeoutMs passes —
 // whichever comes first.
 //
-// This is on the path of every call that waits, so it is lean: whoever waits is told directly (a
-// Continuation, util/pending.ts), with no promise of the wait's own in between, so that the evaluator can go on in the
-// same microtask in which the tool's promise settled. The tool's answer is only
+// This is on the path of every call that waits, so it is lean: whoever waits is the wait itself (a
+// WaitInFlight: a tool's call is one), told directly, with no promise of the wait's own in between,
+// so that the evaluator can go on in the same microtask in which the tool's promise settled. The tool's answer is only
 // ever touched through the `then` method its caller read once (a getter may answer differently on a
 // second read), and a `then` that throws rejects the wait instead of escaping. Waits in flight are
 // kept in a doubly linked list, not as a stack: a tool that fires off context.callTool without
@@ -12,7 +12,7 @@
 // (Not a Map keyed by the wait: giving each promise an identity hash cost a fifth of a CALL.)
 import { NuwaError } from '../errors.js';
 import type { Thenable } from '../util/foreign.js';
-import type { Continuation } from '../util/pending.js';
+import { Pending } from '../util/pending.js';
 
 const ignore = () => {};
 
@@ -22,34 +22,45 @@ export interface TimedTool {
   readonly timeoutMs: number | undefined;
 }
 
-/** One wait in flight. With begin(): await `promise`, then pass the Wait to end(). */
-export class Wait {
+/**
+ * One wait in flight: a node of its Waits' list and the receiver of the tool's answer. A subclass is
+ * told how the wait ends (settled, failed); a tool's call (invoke.ts) is one, so that a call that
+ * waits is one object, not a call, a wait and a continuation (a host may have thousands waiting).
+ */
+export abstract class WaitInFlight extends Pending {
   // Set in the constructor (`declare`d): class field initialisers would run as a function of their own per wait.
-  declare prev: Wait | null;
-  declare next: Wait | null;
-  declare promise: Promise<unknown>;
-  private declare done: boolean;
+  declare prev: WaitInFlight | null;
+  declare next: WaitInFlight | null;
+  /** The list the wait is in, until it ends (then null: ending it again does nothing). */
+  private declare waits: Waits | null;
   private declare timer: ReturnType<typeof setTimeout> | undefined;
-  private declare readonly waits: Waits;
-  private declare readonly waiter: Continuation;
 
-  constructor(waits: Waits, waiter: Continuation) {
+  constructor() {
+    super();
     this.prev = null;
     this.next = null;
-    this.done = false;
+    this.waits = null;
     this.timer = undefined;
-    this.waits = waits;
-    this.waiter = waiter;
   }
+
+  /** The wait ended with the tool's value: told once, after the wait has left the list. */
+  protected abstract settled(value: unknown): void;
+  /** The wait ended with an error (the tool's, a timeout, the run's stop): told once, likewise. */
+  protected abstract failed(error: unknown): void;
 
   /** Ends the wait with a value, unless it has ended already. */
   settle(value: unknown): void {
-    if (this.close()) this.waiter.resume(value);
+    if (this.close()) this.settled(value);
   }
 
   /** Ends the wait with an error, unless it has ended already. */
   fail(error: unknown): void {
-    if (this.close()) this.waiter.fail(error);
+    if (this.close()) this.failed(error);
+  }
+
+  /** Begins the wait in `waits` (Waits.watch). */
+  open(waits: Waits): void {
+    this.waits = waits;
   }
 
   /** Gives up on the tool after `timeoutMs`, aborting its controller. */
@@ -62,26 +73,50 @@ export class Wait {
   }
 
   private close(): boolean {
-    if (this.done) return false;
-    this.done = true;
+    const waits = this.waits;
+    if (waits === null) return false;
+    this.waits = null;
     if (this.timer !== undefined) clearTimeout(this.timer);
-    this.waits.end(this);
+    waits.end(this);
     return true;
   }
 }
 
+/** A wait made by begin(): await `promise`, then pass the Wait to end(). */
+export class Wait extends WaitInFlight {
+  declare readonly promise: Promise<unknown>;
+  private declare resolve: (value: unknown) => void;
+  private declare reject: (error: unknown) => void;
+
+  constructor() {
+    super();
+    (this as { promise: Promise<unknown> }).promise = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  protected settled(value: unknown): void {
+    this.resolve(value);
+  }
+
+  protected failed(error: unknown): void {
+    this.reject(error);
+  }
+}
+
 export class Waits {
-  private head: Wait | null = null;
+  private head: WaitInFlight | null = null;
   private stopError: NuwaError | null = null;
 
   /**
-   * Follows `answer` (through its `then`, read once by the caller) and tells `waiter` how it ends,
-   * exactly once: with the tool's value (resume) or error (fail), or with the stop error if the run
-   * stops first, or with a LimitExceededError if `tool`'s timeout passes first. The wait leaves the
-   * list before `waiter` hears of it. Never throws; a wait begun after stop() fails at once.
+   * Follows `answer` (through its `then`, read once by the caller) and tells `wait` how it ends,
+   * exactly once: with the tool's value (settled) or error (failed), or with the stop error if the
+   * run stops first, or with a LimitExceededError if `tool`'s timeout passes first. The wait leaves
+   * the list before it is told. Never throws; a wait begun after stop() fails at once.
    */
-  watch(answer: unknown, then: Thenable, tool: TimedTool | undefined, toolController: AbortController | undefined, waiter: Continuation): Wait {
-    const wait = new Wait(this, waiter);
+  watch(answer: unknown, then: Thenable, tool: TimedTool | undefined, toolController: AbortController | undefined, wait: WaitInFlight): void {
+    wait.open(this);
     if (this.stopError !== null) {
       // The tool's own promise must not become an unhandled rejection.
       try {
@@ -90,7 +125,7 @@ export class Waits {
         // a `then` that throws has nothing left to reject
       }
       wait.fail(this.stopError);
-      return wait;
+      return;
     }
     wait.next = this.head;
     if (this.head !== null) this.head.prev = wait;
@@ -104,7 +139,6 @@ export class Waits {
     } catch (error) {
       wait.fail(error);
     }
-    return wait;
   }
 
   /**
@@ -112,16 +146,13 @@ export class Waits {
    * `tool`'s timeout passes first. Never throws. Pair with end(wait).
    */
   begin(answer: unknown, then: Thenable, tool: TimedTool | undefined, toolController: AbortController | undefined): Wait {
-    let wait!: Wait;
-    const promise = new Promise((resolve, reject) => {
-      wait = this.watch(answer, then, tool, toolController, { resume: resolve, fail: reject });
-    });
-    wait.promise = promise;
+    const wait = new Wait();
+    this.watch(answer, then, tool, toolController, wait);
     return wait;
   }
 
   /** `wait` is over: stop() need not end it. Safe to call for a wait that was never in the list. */
-  end(wait: Wait): void {
+  end(wait: WaitInFlight): void {
     if (wait.prev !== null) wait.prev.next = wait.next;
     else if (this.head === wait) this.head = wait.next;
     if (wait.next !== null) wait.next.prev = wait.prev;

@@ -15,7 +15,8 @@ import { asToolFailure } from './envelope.js';
 import { invalidArgumentsMessage, unknownToolMessage } from './hints.js';
 import type { CallHost, CallSite } from './call-host.js';
 import { safeToRepeat, type PendingCall, type RecordedCall } from './journal.js';
-import { Pending, type Continuation } from '../util/pending.js';
+import { Pending } from '../util/pending.js';
+import { WaitInFlight } from './guard.js';
 import type { ConfirmLevel } from './types.js';
 import { elapsedMs } from '../util/elapsed.js';
 import type { ApprovalOutcome } from './tracing.js';
@@ -213,12 +214,12 @@ function startTool(
 }
 
 /**
- * A call whose tool returned a promise: the Continuation of the wait for it, and itself the Pending
- * its caller waits for (one object, not two, for every call that waits: a host with thousands of
- * runs waiting on tools keeps one each). The answer is checked, handed to `andThen` and passed on in
+ * A call whose tool returned a promise: itself the wait for it (guard.ts) and the Pending its caller
+ * waits for (one object, not three, for every call that waits: a host with thousands of runs
+ * waiting on tools keeps one each). The answer is checked, handed to `andThen` and passed on in
  * the microtask in which the tool's promise settled.
  */
-class ToolCall extends Pending implements Continuation {
+class ToolCall extends WaitInFlight {
   // Set in the constructor (`declare`d): class field initialisers would run as a function of their own per call.
   private declare readonly host: CallHost;
   private declare readonly tool: RegisteredTool;
@@ -256,7 +257,7 @@ class ToolCall extends Pending implements Continuation {
     this.andThen = andThen;
   }
 
-  resume(raw: unknown): void {
+  protected settled(raw: unknown): void {
     this.unfollow?.();
     const { host, site, name, tool, callNumber } = this;
     if (host.emit !== undefined) host.emit({ ...eventBase(host, callNumber, site, name, tool), type: 'tool:invoked', payload: null });
@@ -270,7 +271,7 @@ class ToolCall extends Pending implements Continuation {
     this.resolveWith(next);
   }
 
-  fail(thrown: unknown): void {
+  protected failed(thrown: unknown): void {
     this.unfollow?.();
     this.rejectWith(failed(this.host, this.tool, this.name, this.site, this.callNumber, this.started, this.toolController, thrown));
   }

@@ -91,8 +91,6 @@ export class Run implements CallHost {
   ended = false;
   /** Set when the current time slice is spent: the evaluator then awaits `yieldTurn()`. */
   yieldDue = false;
-  /** maxValueSize and maxStringLength, and the clock for long walks over values. */
-  readonly valueLimits: ValueLimits;
   private untilClockCheck = CLOCK_CHECK_INTERVAL;
   private sliceEnd: number;
   private outputBytes = 0;
@@ -116,6 +114,21 @@ export class Run implements CallHost {
   /** Made only for a run given the host's signal (most are not): a closure per run otherwise kept for nothing. */
   private readonly onHostAbort: (() => void) | undefined;
   #runId: string | undefined;
+
+  /**
+   * maxValueSize and maxStringLength, and the clock for long walks over values (`charge`): the run
+   * itself, not an object and a bound `charge` of its own for every run. Who keeps the limits
+   * calls `charge` on them, never detached from them.
+   */
+  get valueLimits(): ValueLimits {
+    return this;
+  }
+  get maxValueSize(): number {
+    return this.limits.maxValueSize;
+  }
+  get maxStringLength(): number {
+    return this.limits.maxStringLength;
+  }
 
   /**
    * The run's executionId (events, contexts, durable runs): a random UUID made when first read, as
@@ -152,29 +165,29 @@ export class Run implements CallHost {
     const trace = settings.tracer && new RunTrace({ tracer: settings.tracer, traceContent: settings.traceContent }, settings.logger);
     this.trace = trace;
     // Without a tracer or a listener there is no emit at all: the call path then builds no event.
-    this.emit =
-      trace === undefined
-        ? listener
-        : (event) => {
-            trace.event(event);
-            listener?.(event);
-          };
+    this.emit = trace === undefined ? listener : tracedEmit(trace, listener);
     this.deadline = this.startedAt + this.limits.timeoutMs;
     this.sliceEnd = this.startedAt + SLICE_MS;
-    this.valueLimits = { maxValueSize: this.limits.maxValueSize, maxStringLength: this.limits.maxStringLength, charge: (units) => this.charge(units) };
+    // The timer gets the run as its argument, not an arrow: the constructor makes no closure, so no
+    // context of its own for every run (a host may have thousands waiting).
     // Not unref'd: while a run waits on a tool that never settles, this timer is what keeps the
     // process alive until the timeout ends the run. finish() clears it.
-    this.timer = setTimeout(() => this.stop(this.timeoutError()), Math.min(Math.max(0, this.deadline - performance.now()), 2 ** 31 - 1));
+    this.timer = setTimeout(timeOut, Math.min(Math.max(0, this.deadline - performance.now()), 2 ** 31 - 1), this);
     const hostSignal = settings.signal;
     this.hostSignal = hostSignal;
     if (hostSignal === undefined) {
       this.onHostAbort = undefined;
     } else {
-      const onHostAbort = () => this.stop(new NuwaError('AbortedError', abortMessage(this.noun, hostSignal.reason)));
+      const onHostAbort = hostAbortListener(this, hostSignal, this.noun);
       this.onHostAbort = onHostAbort;
       if (hostSignal.aborted) onHostAbort();
       else hostSignal.addEventListener('abort', onHostAbort, { once: true });
     }
+  }
+
+  /** The run's timeoutMs has passed. */
+  timeOut(): void {
+    this.stop(this.timeoutError());
   }
 
   /**
@@ -370,6 +383,24 @@ export class Run implements CallHost {
   get firstExecutionId(): string | undefined {
     return this.firstCall === undefined ? undefined : executionIdOf(this.runId, this.firstCall);
   }
+}
+
+/** The run's deadline timer (setTimeout's argument: no closure per run). */
+function timeOut(run: Run): void {
+  run.timeOut();
+}
+
+/** Stops `run` when the host's signal aborts. */
+function hostAbortListener(run: Run, hostSignal: AbortSignal, noun: string): () => void {
+  return () => run.stop(new NuwaError('AbortedError', abortMessage(noun, hostSignal.reason)));
+}
+
+/** A run's emit when it is traced: the tracer sees each event, then the host's listener. */
+function tracedEmit(trace: RunTrace, listener: ((event: NuwaEvent) => void) | undefined): (event: NuwaEvent) => void {
+  return (event) => {
+    trace.event(event);
+    listener?.(event);
+  };
 }
 
 /** The host's reason for cancelling, read without trusting it (it is whatever the host passed to abort()). */

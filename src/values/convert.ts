@@ -15,7 +15,7 @@ export function setJsonKey(target: JsonObject, key: string, value: JsonValue): v
 /** Nuwa value → plain JSON value (always a fresh copy of lists and objects). */
 export function toJson(value: Value, limits: ValueLimits = DEFAULT_VALUE_LIMITS): JsonValue {
   if (typeof value !== 'object' || value === null) return value;
-  return plain(value, 0, new Work(limits.charge));
+  return plain(value, 0, new Work(limits));
 }
 
 function plain(value: Value, depth: number, work: Work): JsonValue {
@@ -102,7 +102,7 @@ class JsonWalker {
     private readonly toValues: boolean,
     private readonly limits: ValueLimits,
   ) {
-    this.work = new Work(limits.charge);
+    this.work = new Work(limits);
   }
 
   walk(input: unknown, depth: number): Value | JsonValue {

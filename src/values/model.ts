@@ -206,14 +206,15 @@ export function listOf(items: Iterable<Value>, limits: ValueLimits = DEFAULT_VAL
 export class Work {
   private pending = 0;
 
-  constructor(private readonly charge: ((units: number) => void) | undefined) {}
+  // The limits, not their `charge` read off them: a run's charge is its method (tools/run.ts).
+  constructor(private readonly limits: ValueLimits) {}
 
   add(units: number): void {
     this.pending += units;
     if (this.pending >= WORK_CHUNK) {
       const units = this.pending;
       this.pending = 0;
-      this.charge?.(units);
+      this.limits.charge?.(units);
     }
   }
 }

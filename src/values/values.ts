@@ -45,7 +45,7 @@ export function typeName(value: Value): TypeName {
 export function equals(a: Value, b: Value, limits: ValueLimits = DEFAULT_VALUE_LIMITS): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return same(a, b, 0, new Work(limits.charge));
+  return same(a, b, 0, new Work(limits));
 }
 
 function same(a: Value, b: Value, depth: number, work: Work): boolean {
