@@ -180,7 +180,9 @@ describe('nuwa playground in a browser', () => {
   });
 
   it('stops a long run with Stop, and the page stays responsive while it runs', async () => {
-    const page = await open('LET n = 0\nFOR a IN RANGE(0, 1000) DO\n  FOR b IN RANGE(0, 1000) DO\n    FOR c IN RANGE(0, 1000) DO\n      LET n = n + 1\n    END\n  END\nEND');
+    // Slow steps, few of them: the run outlasts any machine's load without reaching maxSteps (10
+    // million; a loop of cheap steps could end there, with the button back at Run, before it is seen).
+    const page = await open('LET n = 0\nFOR a IN RANGE(0, 1000) DO\n  FOR b IN RANGE(0, 1000) DO\n    LET s = JOIN(RANGE(0, 5000), ",")\n    LET n = n + 1\n  END\nEND');
     await page.click('#run');
     await eventually(() => page.locator('#run').textContent()).toBe('Stop');
     await page.click('#run');
