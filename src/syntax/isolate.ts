@@ -13,9 +13,8 @@
 // in a statement of the right kind, the tree keeps the script's structure and its variables, and
 // the checker can read it (parse.ts `repaired`).
 import type { IToken, TokenType } from './chevrotain.js';
-import type * as A from './ast.js';
 import * as T from './tokens.js';
-import type { PrebuiltToken } from './grammar.js';
+import { prebuiltToken } from './prebuilt.js';
 import { placeholder } from './nodes.js';
 
 const table = (types: TokenType[]): boolean[] => {
@@ -95,22 +94,6 @@ function isolatedPart(tokens: IToken[], from: number, to: number): [number, numb
   return selfContained(tokens, start, end) ? [start, end] : undefined;
 }
 
-/** A token the grammar reads as one expression: a stand-in for tokens[from..to]. */
-function standInToken(tokens: IToken[], from: number, to: number): PrebuiltToken<A.Expression> {
-  const first = tokens[from]!;
-  const last = tokens[to]!;
-  return {
-    last: (last as Partial<PrebuiltToken<unknown>>).last ?? last,
-    image: first.image,
-    startOffset: first.startOffset,
-    startLine: first.startLine,
-    startColumn: first.startColumn,
-    tokenType: T.PrebuiltExpression,
-    tokenTypeIdx: T.PrebuiltExpression.tokenTypeIdx!,
-    payload: placeholder(),
-  } as PrebuiltToken<A.Expression>;
-}
-
 /**
  * The tokens with a stand-in for the unreadable part of each of `lines`, and the lines that got
  * one; undefined when none of them is a statement whose extent its line shows.
@@ -132,7 +115,7 @@ export function isolateLines(tokens: IToken[], lines: ReadonlySet<number>): { to
   let next = 0;
   for (const [from, to] of parts) {
     for (; next < from; next++) out.push(tokens[next]!);
-    out.push(standInToken(tokens, from, to));
+    out.push(prebuiltToken(T.PrebuiltExpression, tokens[from]!, tokens[to]!, placeholder()));
     next = to + 1;
   }
   for (; next < tokens.length; next++) out.push(tokens[next]!);

@@ -10,10 +10,9 @@
 // parse, the last included, is ever more than STAGE_HEIGHT + 1 levels deep. Each token is parsed once
 // (the stand-ins once more), so this stays linear; text that nests less is parsed directly.
 import type { IToken, TokenType } from './chevrotain.js';
-import type * as A from './ast.js';
 import * as T from './tokens.js';
 import { beginParse, parseSegment, parseTokens, type ParsedTokens } from './parser.js';
-import type { PrebuiltToken } from './grammar.js';
+import { prebuiltToken } from './prebuilt.js';
 import type { SyntaxProblem } from '../errors.js';
 
 /** Nesting a single parse may reach; anything deeper is parsed in stages. */
@@ -90,7 +89,7 @@ function collapse(out: IToken[], start: number, closer: IToken | undefined, prob
       const follower = piece.follower ?? closer;
       const parsed = parseSegment(piece.role, piece.tokens, follower);
       problems.push(...parsed.problems);
-      out.push(prebuilt(piece.role === 'block' ? T.PrebuiltBlock : T.PrebuiltExpression, piece.tokens, parsed.result));
+      out.push(prebuiltToken(piece.role === 'block' ? T.PrebuiltBlock : T.PrebuiltExpression, piece.tokens[0]!, piece.tokens[piece.tokens.length - 1]!, parsed.result));
     }
     if (piece.separator) out.push(piece.separator);
   }
@@ -173,17 +172,3 @@ function split(opener: IToken, content: IToken[]): Piece[] {
   return pieces;
 }
 
-function prebuilt(type: TokenType, tokens: IToken[], payload: A.Expression | A.Statement[]): PrebuiltToken<typeof payload> {
-  const first = tokens[0]!;
-  const last = tokens[tokens.length - 1]!;
-  return {
-    last: (last as Partial<PrebuiltToken<unknown>>).last ?? last,
-    image: first.image,
-    startOffset: first.startOffset,
-    startLine: first.startLine,
-    startColumn: first.startColumn,
-    tokenType: type,
-    tokenTypeIdx: type.tokenTypeIdx!,
-    payload,
-  } as PrebuiltToken<typeof payload>;
-}
