@@ -6,13 +6,8 @@ import { compileProgram } from '../../../src/runtime/evaluator.js';
 import { callIdOf, type ScriptCallSite } from '../../../src/runtime/script-call.js';
 import { Scope } from '../../../src/runtime/scope.js';
 import { parse } from '../../../src/syntax/parse.js';
-import { resolveLimits } from '../../../src/tools/limits.js';
-import { ToolRegistry } from '../../../src/tools/registry.js';
-import { ScriptRun } from '../../../src/runtime/script-run.js';
-import { Sandbox } from '../../../src/tools/sandbox.js';
 import type { ToolFunction } from '../../../src/tools/types.js';
-
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+import { makeRun, registryWith } from '../../support/evaluator-runs.js';
 
 describe('callIdOf', () => {
   it('is the position alone outside loops', () => {
@@ -37,21 +32,7 @@ describe('callIdOf', () => {
 
 /** The callId of every CALL a script makes, in the order they are made, read from the sites the evaluator hands to the call path. */
 async function callIds(source: string, tool: ToolFunction): Promise<string[]> {
-  const registry = new ToolRegistry();
-  registry.register({ name: 't', description: 'the t tool', parameters: { type: 'object', additionalProperties: true }, returns: 'any', execute: tool });
-  const run = new ScriptRun({
-    registry,
-    session: registry.defaultSession,
-    limits: resolveLimits(undefined),
-    print: () => {},
-    approve: undefined,
-    needsApproval: new Set(),
-    onEvent: undefined,
-    logger: quiet,
-    sandbox: new Sandbox(),
-    fileName: undefined,
-    signal: undefined,
-  });
+  const run = makeRun([], registryWith({ t: tool }));
   const ids: string[] = [];
   const mark = run.markScriptCall.bind(run);
   run.markScriptCall = (site, name) => {
