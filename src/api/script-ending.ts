@@ -224,30 +224,45 @@ export function jsonVariables(variables: Array<[string, Value]>, limits: ValueLi
  */
 export function resultOf(variables: Array<[string, Value]>, limits: ValueLimits, output: string[], stats: RunStats): RunResult {
   const result = {} as RunResult;
-  const later = new LaterVariables(result, variables, limits);
-  // Bound methods of one small object, not closures: a host may keep thousands of results.
-  Object.defineProperty(result, 'variables', { enumerable: true, configurable: true, get: later.read.bind(later), set: later.settle.bind(later) });
+  laterVariables.set(result, new LaterVariables(variables, limits));
+  Object.defineProperty(result, 'variables', VARIABLES_LATER);
   result.output = output;
   result.stats = stats;
   return result;
 }
 
-/** A result's `variables` until first read or set: then a plain property of the result. */
+/** The variables of the results not yet read, by result. */
+const laterVariables = new WeakMap<object, LaterVariables>();
+
+/**
+ * A result's `variables` until first read or set: then a plain property of the result. One getter
+ * and one setter for every result, which find their result's variables by `this`: results then share
+ * one shape and keep their properties in the object (functions of their own would put each result
+ * in dictionary mode, with two bound functions and a property table: a host may keep thousands).
+ */
+const VARIABLES_LATER: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: RunResult): Record<string, JsonValue> | undefined {
+    const later = laterVariables.get(this);
+    return later === undefined ? undefined : settleVariables(this, jsonVariables(later.variables, later.limits));
+  },
+  set(this: RunResult, variables: Record<string, JsonValue>): void {
+    settleVariables(this, variables);
+  },
+};
+
+function settleVariables(result: RunResult, variables: Record<string, JsonValue>): Record<string, JsonValue> {
+  laterVariables.delete(result);
+  Object.defineProperty(result, 'variables', { value: variables, enumerable: true, configurable: true, writable: true });
+  return variables;
+}
+
 class LaterVariables {
   constructor(
-    private readonly result: RunResult,
-    private readonly variables: Array<[string, Value]>,
-    private readonly limits: ValueLimits,
+    readonly variables: Array<[string, Value]>,
+    readonly limits: ValueLimits,
   ) {}
-
-  read(): Record<string, JsonValue> {
-    return this.settle(jsonVariables(this.variables, this.limits));
-  }
-
-  settle(variables: Record<string, JsonValue>): Record<string, JsonValue> {
-    Object.defineProperty(this.result, 'variables', { value: variables, enumerable: true, configurable: true, writable: true });
-    return variables;
-  }
 }
 
 /** The variables for an error report; a value that cannot be converted is left out rather than lost. */

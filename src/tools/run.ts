@@ -20,6 +20,7 @@ import type { ValueLimits } from '../values/values.js';
 import { callHook, describeThrown } from '../util/foreign.js';
 import { elapsedMs } from '../util/elapsed.js';
 import { RunTrace, type TraceOptions } from './tracing.js';
+import { watchDeadline, type DeadlineList, type Timed } from '../util/deadlines.js';
 
 /**
  * The calls a plan approved as a whole still covers (check/approval.ts makes one from a plan): each
@@ -67,7 +68,7 @@ export interface RunSettings extends TraceOptions {
 const CLOCK_CHECK_INTERVAL = 1024;
 const SLICE_MS = 10;
 
-export class Run implements CallHost {
+export class Run implements CallHost, Timed {
   readonly registry: ToolCatalog;
   readonly session: Session;
   readonly logger: Logger;
@@ -97,7 +98,8 @@ export class Run implements CallHost {
   private callCounter = 0;
   private readonly limits: RunSettings['limits'];
   private readonly maxSteps: number;
-  private readonly deadline: number;
+  /** When the run's timeoutMs is over (performance.now() time). */
+  readonly deadline: number;
   private readonly printLine: (line: string) => void;
   /** Made when something first asks for `signal` (a tool that looks at it, a tool with a timeout...). */
   private controller: AbortController | undefined;
@@ -108,7 +110,10 @@ export class Run implements CallHost {
   private haltError: NuwaError | null = null;
   /** Lines printed before this process took the run up: not given to the print hook again. */
   private readonly printedBefore: number;
-  private readonly timer: ReturnType<typeof setTimeout>;
+  /** The list of deadlines the run is in until it finishes (util/deadlines.ts), and its links there. */
+  private readonly deadlineList: DeadlineList;
+  prevTimed: Timed | null = null;
+  nextTimed: Timed | null = null;
   private readonly hostSignal: AbortSignal | undefined;
   private readonly noun: 'run' | 'call';
   /** Made only for a run given the host's signal (most are not): a closure per run otherwise kept for nothing. */
@@ -168,11 +173,10 @@ export class Run implements CallHost {
     this.emit = trace === undefined ? listener : tracedEmit(trace, listener);
     this.deadline = this.startedAt + this.limits.timeoutMs;
     this.sliceEnd = this.startedAt + SLICE_MS;
-    // The timer gets the run as its argument, not an arrow: the constructor makes no closure, so no
-    // context of its own for every run (a host may have thousands waiting).
-    // Not unref'd: while a run waits on a tool that never settles, this timer is what keeps the
-    // process alive until the timeout ends the run. finish() clears it.
-    this.timer = setTimeout(timeOut, Math.min(Math.max(0, this.deadline - performance.now()), 2 ** 31 - 1), this);
+    // Watched by the timer every run shares, not one of its own. While a run waits on a tool that
+    // never settles, that timer keeps the process alive until the timeout ends the run. finish()
+    // takes the run out.
+    this.deadlineList = watchDeadline(this);
     const hostSignal = settings.signal;
     this.hostSignal = hostSignal;
     if (hostSignal === undefined) {
@@ -296,7 +300,7 @@ export class Run implements CallHost {
    */
   finish(): void {
     this.ended = true;
-    clearTimeout(this.timer);
+    this.deadlineList.remove(this);
     if (this.onHostAbort !== undefined) this.hostSignal?.removeEventListener('abort', this.onHostAbort);
     // Most runs end with no tool holding their signal and no call in flight: nothing can see the
     // error they end with then, and it is made only if something asks for the signal later (a tool
@@ -383,11 +387,6 @@ export class Run implements CallHost {
   get firstExecutionId(): string | undefined {
     return this.firstCall === undefined ? undefined : executionIdOf(this.runId, this.firstCall);
   }
-}
-
-/** The run's deadline timer (setTimeout's argument: no closure per run). */
-function timeOut(run: Run): void {
-  run.timeOut();
 }
 
 /** Stops `run` when the host's signal aborts. */
