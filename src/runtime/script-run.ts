@@ -14,8 +14,8 @@ export class ScriptRun extends Run implements SuspendHost {
   private statementQuiet = false;
   private outputMark = 0;
   private stepsMark = 0;
-  /** NOW() as the statement that may be suspended saw it: run again, it sees the same times. */
-  private readonly nowSeen: number[] = [];
+  /** NOW() as the statement that may be suspended saw it: run again, it sees the same times. Made at the first. */
+  private nowSeen: number[] | null = null;
   private nowNext = 0;
 
   /**
@@ -29,7 +29,7 @@ export class ScriptRun extends Run implements SuspendHost {
     this.stepsMark = this.steps;
     this.nowNext = 0;
     if (!again) {
-      this.nowSeen.length = 0;
+      if (this.nowSeen !== null) this.nowSeen.length = 0;
       if (this.replay !== undefined) this.replay = undefined;
     }
   }
@@ -42,10 +42,11 @@ export class ScriptRun extends Run implements SuspendHost {
    */
   override now(): number {
     if (!this.statementQuiet) return super.now();
-    if (this.nowNext < this.nowSeen.length) return this.nowSeen[this.nowNext++]!;
+    const seen = (this.nowSeen ??= []);
+    if (this.nowNext < seen.length) return seen[this.nowNext++]!;
     const time = super.now();
-    if (this.nowSeen.length < MAX_TIMES_KEPT) {
-      this.nowSeen.push(time);
+    if (seen.length < MAX_TIMES_KEPT) {
+      seen.push(time);
       this.nowNext++;
     } else {
       // A loop calling NOW() inside one statement: rather than keep every time, the statement is

@@ -103,5 +103,20 @@ export interface CallSite {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * What a tool's context knows of its call: the call itself (invoke.ts keeps it in one object with
+ * its wait), or what a host's own context is about (detached.ts). Never handed to a tool.
+ */
+export interface ContextCall {
+  readonly host: CallHost;
+  readonly site: CallSite;
+  /** The call's number in its run (its executionId is made from it when read). */
+  readonly callNumber: number;
+  /** The tool's own signal (a timeout, a concurrent element); undefined: the run's, read when asked for. */
+  readonly toolSignal: AbortSignal | undefined;
+  /** A call through the one call path: invokeTool (context.callTool goes this way). */
+  invoke(host: CallHost, name: string, args: JsonObject, site: CallSite, form: 'value' | 'json'): Promise<Value | JsonValue>;
+}
+
 /** A call through the one call path, as a context's callTool makes it (invoke.ts invokeTool). */
 export type Invoke = (host: CallHost, name: string, args: JsonObject, site: CallSite, form: 'value' | 'json') => Promise<Value | JsonValue>;

@@ -9,7 +9,7 @@ import { NuwaError } from '../errors.js';
 import type { JsonValue } from '../values/json.js';
 import { copyJson } from '../values/values.js';
 import { describeThrown, textOf } from '../util/foreign.js';
-import type { CallerContext, CallHost, CallSite, Invoke } from './call-host.js';
+import type { CallerContext, CallHost, CallSite, ContextCall } from './call-host.js';
 import { readAskRequest, readLlmRequest, requestFromHost, type RequestingCall } from './host-requests.js';
 import type { AskOptions, LlmRequest, Logger, StateMetadata, ToolContext } from './types.js';
 
@@ -44,45 +44,52 @@ export function parameterNamesOf(context: unknown, name: string): string[] | und
   return tool && Object.keys(tool.parametersSchema.properties ?? {});
 }
 
+/** The parts of a context few tools use. */
+interface ContextMore {
+  executionId: string | undefined;
+  logger: Logger | undefined;
+  /** How many calls the tool has started through this context: the `>n` of their callIds. */
+  nestedCalls: number;
+}
+
 export class CallContext implements ToolContext {
   static {
-    hostOf = (context) => (context !== null && typeof context === 'object' && #host in context ? context.#host : undefined);
+    hostOf = (context) => (context !== null && typeof context === 'object' && #call in context ? context.#call.host : undefined);
     registryOf = (context) => hostOf(context)?.registry;
   }
 
   readonly toolName: string;
-  /** The tool's own signal (a timeout or a concurrent element of its own); else the run's, read when asked for. */
-  readonly #signal: AbortSignal | undefined;
-  readonly #host: CallHost;
-  readonly #site: CallSite;
-  readonly #invoke: Invoke;
-  readonly #callNumber: number;
-  #executionId: string | undefined;
-  #logger: Logger | undefined;
-  /** How many calls the tool has started through this context: the `>n` of their callIds. */
-  #nestedCalls = 0;
-
   /**
-   * `invoke` is invokeTool, passed in so that this module does not import the one that imports it;
-   * `callNumber` numbers the call in its run (the executionId is made from it when read). Without a
-   * `signal` of its own, the call has the run's, read only if the tool asks: the run then makes its
-   * AbortController only for the tools that look at it (tools/run.ts).
+   * The call (its run, site, number and signal): one object with the call's wait (invoke.ts), not
+   * copied here, as a host may have thousands of calls waiting. Without a signal of its own, the
+   * call has the run's, read only if the tool asks: the run then makes its AbortController only for
+   * the tools that look at it (tools/run.ts).
    */
-  constructor(host: CallHost, site: CallSite, toolName: string, callNumber: number, signal: AbortSignal | undefined, invoke: Invoke) {
-    this.#host = host;
-    this.#site = site;
-    this.#invoke = invoke;
-    this.#callNumber = callNumber;
+  readonly #call: ContextCall;
+  /** What few tools use (their executionId, logger, nested calls), made on first use. */
+  #more: ContextMore | undefined;
+
+  constructor(call: ContextCall, toolName: string) {
+    this.#call = call;
     this.toolName = toolName;
-    this.#signal = signal;
+    this.#more = undefined;
+  }
+
+  get #host(): CallHost {
+    return this.#call.host;
+  }
+
+  get #others(): ContextMore {
+    return (this.#more ??= { executionId: undefined, logger: undefined, nestedCalls: 0 });
   }
 
   get signal(): AbortSignal {
-    return this.#signal ?? this.#host.signal;
+    return this.#call.toolSignal ?? this.#call.host.signal;
   }
 
   get executionId(): string {
-    return (this.#executionId ??= executionIdOf(this.#host.runId, this.#callNumber));
+    const more = this.#others;
+    return (more.executionId ??= executionIdOf(this.#host.runId, this.#call.callNumber));
   }
 
   get sessionId(): string {
@@ -117,17 +124,18 @@ export class CallContext implements ToolContext {
 
   // --- services -------------------------------------------------------------------------------
   get logger(): Logger {
-    if (this.#logger === undefined) {
+    const more = this.#others;
+    if (more.logger === undefined) {
       const { logger } = this.#host;
       const tag = (message: unknown) => `[${this.toolName}] ${textOf(message)}`;
-      this.#logger = Object.freeze({
+      more.logger = Object.freeze({
         debug: (message: string, meta?: unknown) => logger.debug(tag(message), meta),
         info: (message: string, meta?: unknown) => logger.info(tag(message), meta),
         warn: (message: string, meta?: unknown) => logger.warn(tag(message), meta),
         error: (message: string, meta?: unknown) => logger.error(tag(message), meta),
       });
     }
-    return this.#logger;
+    return more.logger;
   }
 
   print(text: string): void {
@@ -156,21 +164,22 @@ export class CallContext implements ToolContext {
       throw new TypeError(`callTool("${name}"): the arguments are not JSON: ${describeThrown(error)}`);
     }
     if (copy === null || typeof copy !== 'object' || Array.isArray(copy)) throw new TypeError(`callTool("${name}"): the arguments must be an object`);
-    const site = this.#site;
+    const site = this.#call.site;
     const callId = this.#nestedCallId();
     const nested: CallSite = { line: site.line, column: site.column, fileName: site.fileName, vars: site.vars, depth: (site.depth ?? 1) + 1, callId };
-    return this.#invoke(this.#host, name, copy, nested, 'json') as Promise<JsonValue>;
+    return this.#call.invoke(this.#host, name, copy, nested, 'json') as Promise<JsonValue>;
   }
 
   getVar(name: string): JsonValue | undefined {
-    return this.#site.vars?.get(name);
+    return this.#call.site.vars?.get(name);
   }
 
   setVar(name: string, value: JsonValue): void {
     this.#refuseAfterRun('setVar');
     if (typeof name !== 'string' || !VARIABLE_NAME.test(name)) throw new TypeError(`setVar: "${textOf(name)}" is not a valid variable name`);
-    if (!this.#site.vars) throw new Error('setVar: this context is not attached to a running script');
-    this.#site.vars.set(name, value);
+    const { vars } = this.#call.site;
+    if (!vars) throw new Error('setVar: this context is not attached to a running script');
+    vars.set(name, value);
   }
 
   /**
@@ -197,7 +206,7 @@ export class CallContext implements ToolContext {
   }
 
   #requestingCall(): RequestingCall {
-    const site = this.#site;
+    const { site } = this.#call;
     return { toolName: this.toolName, callId: this.#nestedCallId(), signal: this.signal, line: site.line ?? 0, column: site.column ?? 0 };
   }
 
@@ -206,7 +215,7 @@ export class CallContext implements ToolContext {
    * order in which the tool started its nested calls (DURABLE.md §1).
    */
   #nestedCallId(): string {
-    return `${this.#site.callId ?? 'call'}>${this.#nestedCalls++}`;
+    return `${this.#call.site.callId ?? 'call'}>${this.#others.nestedCalls++}`;
   }
 
   get sandboxDir(): string {

@@ -7,7 +7,7 @@ import type { JsonValue } from '../values/json.js';
 import { copyJson } from '../values/values.js';
 import { CallContext } from './context.js';
 import { Waits } from './guard.js';
-import { DEFAULT_MAX_CALL_DEPTH, type CallHost, type VariableAccess } from './call-host.js';
+import { DEFAULT_MAX_CALL_DEPTH, type CallHost, type ContextCall, type VariableAccess } from './call-host.js';
 import { invokeTool } from './invoke.js';
 import type { RegisteredTool } from './build.js';
 import type { ToolCatalog } from './catalog.js';
@@ -22,7 +22,8 @@ const quietLogger: Logger = { debug: () => {}, info: () => {}, warn: () => {}, e
 /** A context bound to `session`, whose calls go through invokeTool like a script's. */
 export function createDetachedContext(registry: ToolCatalog, session: Session, toolName: string): ToolContext {
   const host = new DetachedHost(registry, session);
-  return new CallContext(host, { vars: host.variables, callId: 'host' }, toolName, host.nextCallNumber(), host.signal, invokeTool);
+  const call: ContextCall = { host, site: { vars: host.variables, callId: 'host' }, callNumber: host.nextCallNumber(), toolSignal: host.signal, invoke: invokeTool };
+  return new CallContext(call, toolName);
 }
 
 class DetachedHost implements CallHost {

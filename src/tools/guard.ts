@@ -8,7 +8,7 @@
 // ever touched through the `then` method its caller read once (a getter may answer differently on a
 // second read), and a `then` that throws rejects the wait instead of escaping. Waits in flight are
 // kept in a doubly linked list, not as a stack: a tool that fires off context.callTool without
-// awaiting it finishes its waits out of order, and every one of them must still be ended by stop().
+// awaiting it finishes its waits out of order, and every one of them must still be ended by endAll().
 // (Not a Map keyed by the wait: giving each promise an identity hash cost a fifth of a CALL.)
 import { NuwaError } from '../errors.js';
 import type { Thenable } from '../util/foreign.js';
@@ -106,30 +106,31 @@ export class Wait extends WaitInFlight {
 }
 
 export class Waits {
-  private head: WaitInFlight | null = null;
-  private stopError: NuwaError | null = null;
+  // Named apart from the fields of a run, which is a Waits itself (tools/run.ts).
+  private waitsHead: WaitInFlight | null = null;
+  private waitsStopped: NuwaError | null = null;
 
   /**
    * Follows `answer` (through its `then`, read once by the caller) and tells `wait` how it ends,
    * exactly once: with the tool's value (settled) or error (failed), or with the stop error if the
    * run stops first, or with a LimitExceededError if `tool`'s timeout passes first. The wait leaves
-   * the list before it is told. Never throws; a wait begun after stop() fails at once.
+   * the list before it is told. Never throws; a wait begun after endAll() fails at once.
    */
   watch(answer: unknown, then: Thenable, tool: TimedTool | undefined, toolController: AbortController | undefined, wait: WaitInFlight): void {
     wait.open(this);
-    if (this.stopError !== null) {
+    if (this.waitsStopped !== null) {
       // The tool's own promise must not become an unhandled rejection.
       try {
         Reflect.apply(then, answer, [ignore, ignore]);
       } catch {
         // a `then` that throws has nothing left to reject
       }
-      wait.fail(this.stopError);
+      wait.fail(this.waitsStopped);
       return;
     }
-    wait.next = this.head;
-    if (this.head !== null) this.head.prev = wait;
-    this.head = wait;
+    wait.next = this.waitsHead;
+    if (this.waitsHead !== null) this.waitsHead.prev = wait;
+    this.waitsHead = wait;
     const timeoutMs = tool?.timeoutMs;
     if (timeoutMs !== undefined) wait.startTimer(tool!, timeoutMs, toolController);
     try {
@@ -151,25 +152,25 @@ export class Waits {
     return wait;
   }
 
-  /** `wait` is over: stop() need not end it. Safe to call for a wait that was never in the list. */
+  /** `wait` is over: endAll() need not end it. Safe to call for a wait that was never in the list. */
   end(wait: WaitInFlight): void {
     if (wait.prev !== null) wait.prev.next = wait.next;
-    else if (this.head === wait) this.head = wait.next;
+    else if (this.waitsHead === wait) this.waitsHead = wait.next;
     if (wait.next !== null) wait.next.prev = wait.prev;
     wait.prev = wait.next = null;
   }
 
   /** True when no wait is in flight. */
   get idle(): boolean {
-    return this.head === null;
+    return this.waitsHead === null;
   }
 
   /** Ends every wait in flight, and every later one at once, with `error`. */
-  stop(error: NuwaError): void {
-    if (this.stopError !== null) return;
-    this.stopError = error;
-    let wait = this.head;
-    this.head = null;
+  endAll(error: NuwaError): void {
+    if (this.waitsStopped !== null) return;
+    this.waitsStopped = error;
+    let wait = this.waitsHead;
+    this.waitsHead = null;
     while (wait !== null) {
       const next = wait.next;
       wait.prev = wait.next = null;

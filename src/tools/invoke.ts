@@ -13,7 +13,7 @@ import { CallContext, executionIdOf } from './context.js';
 import { confirmOf, type RegisteredTool } from './build.js';
 import { asToolFailure } from './envelope.js';
 import { invalidArgumentsMessage, unknownToolMessage } from './hints.js';
-import type { CallHost, CallSite } from './call-host.js';
+import type { CallHost, CallSite, ContextCall } from './call-host.js';
 import { safeToRepeat, type PendingCall, type RecordedCall } from './journal.js';
 import { Pending } from '../util/pending.js';
 import { WaitInFlight } from './guard.js';
@@ -188,7 +188,10 @@ function startTool(
   // AbortSignal.any: on Node 20 every signal it makes stays in memory for good.)
   const toolController = tool.timeoutMs === undefined && site.signal === undefined ? undefined : new AbortController();
   const unfollow = toolController && follow(site.signal ?? host.signal, toolController);
-  const context = new CallContext(host, site, name, callNumber, toolController?.signal, invokeTool);
+  // The call is made before the tool runs, as what its context knows of it: one object, and the
+  // wait for the tool if it returns a promise.
+  const call = new ToolCall(host, tool, name, site, form, callNumber, started, toolController, unfollow, andThen);
+  const context = new CallContext(call, name);
 
   let raw: unknown;
   try {
@@ -199,7 +202,6 @@ function startTool(
     // at once, so that it can never become an unhandled rejection of the host.
     const then = thenOf(raw);
     if (then !== undefined) {
-      const call = new ToolCall(host, tool, name, site, form, callNumber, started, toolController, unfollow, andThen);
       host.waits.watch(raw, then, tool, toolController, call);
       return call;
     }
@@ -214,19 +216,19 @@ function startTool(
 }
 
 /**
- * A call whose tool returned a promise: itself the wait for it (guard.ts) and the Pending its caller
- * waits for (one object, not three, for every call that waits: a host with thousands of runs
- * waiting on tools keeps one each). The answer is checked, handed to `andThen` and passed on in
- * the microtask in which the tool's promise settled.
+ * A call: what its tool's context knows of it (ContextCall) and, when the tool returns a promise,
+ * the wait for it (guard.ts) and the Pending its caller waits for (one object, not four, for every
+ * call that waits: a host with thousands of runs waiting on tools keeps one each). The answer is
+ * checked, handed to `andThen` and passed on in the microtask in which the tool's promise settled.
  */
-class ToolCall extends WaitInFlight {
+class ToolCall extends WaitInFlight implements ContextCall {
   // Set in the constructor (`declare`d): class field initialisers would run as a function of their own per call.
-  private declare readonly host: CallHost;
+  declare readonly host: CallHost;
   private declare readonly tool: RegisteredTool;
   private declare readonly name: string;
-  private declare readonly site: CallSite;
+  declare readonly site: CallSite;
   private declare readonly form: 'value' | 'json';
-  private declare readonly callNumber: number;
+  declare readonly callNumber: number;
   private declare readonly started: number;
   private declare readonly toolController: AbortController | undefined;
   private declare readonly unfollow: (() => void) | undefined;
@@ -255,6 +257,14 @@ class ToolCall extends WaitInFlight {
     this.toolController = toolController;
     this.unfollow = unfollow;
     this.andThen = andThen;
+  }
+
+  get toolSignal(): AbortSignal | undefined {
+    return this.toolController?.signal;
+  }
+
+  invoke(host: CallHost, name: string, args: JsonObject, site: CallSite, form: 'value' | 'json'): Promise<Value | JsonValue> {
+    return invokeTool(host, name, args, site, form);
   }
 
   protected settled(raw: unknown): void {

@@ -68,24 +68,66 @@ export interface RunSettings extends TraceOptions {
 const CLOCK_CHECK_INTERVAL = 1024;
 const SLICE_MS = 10;
 
-export class Run implements CallHost, Timed {
+/**
+ * What most runs are not given (hooks, a journal, a tracer, a signal...): one object, made only for a
+ * run that is given any of them, rather than ten fields of every run (a host may have thousands
+ * waiting).
+ */
+interface RunExtras {
+  readonly approve: ApprovalHook | undefined;
+  readonly ask: AskHook | undefined;
+  readonly llm: LlmHook | undefined;
+  readonly journal: CallJournal | undefined;
+  readonly pauseForApproval: boolean;
+  readonly caller: CallerContext | undefined;
+  readonly trace: RunTrace | undefined;
+  readonly hostSignal: AbortSignal | undefined;
+  /** Stops the run when the host's signal aborts. */
+  onHostAbort: (() => void) | undefined;
+  /** Lines printed before this process took the run up: not given to the print hook again. */
+  readonly printedBefore: number;
+}
+
+/**
+ * The run is also the list of its waits for tools in flight (Waits, guard.ts), which stop() ends:
+ * one object fewer for every run.
+ */
+export class Run extends Waits implements CallHost, Timed {
   readonly registry: ToolCatalog;
   readonly session: Session;
   readonly logger: Logger;
   readonly sandbox: Sandbox;
-  readonly approve: ApprovalHook | undefined;
-  readonly ask: AskHook | undefined;
-  readonly llm: LlmHook | undefined;
   readonly needsApproval: ReadonlySet<ConfirmLevel>;
   readonly emit: ((event: NuwaEvent) => void) | undefined;
   readonly fileName: string | undefined;
   readonly output: string[] = [];
   readonly startedAt: number;
-  readonly journal: CallJournal | undefined;
-  readonly pauseForApproval: boolean;
-  readonly caller: CallerContext | undefined;
+  private readonly extras: RunExtras | undefined;
+  get approve(): ApprovalHook | undefined {
+    return this.extras?.approve;
+  }
+  get ask(): AskHook | undefined {
+    return this.extras?.ask;
+  }
+  get llm(): LlmHook | undefined {
+    return this.extras?.llm;
+  }
+  get journal(): CallJournal | undefined {
+    return this.extras?.journal;
+  }
+  get pauseForApproval(): boolean {
+    return this.extras?.pauseForApproval ?? false;
+  }
+  get caller(): CallerContext | undefined {
+    return this.extras?.caller;
+  }
   /** The run's spans, when the host gave a tracer (tracing.ts); fed by `emit`. */
-  readonly trace: RunTrace | undefined;
+  get trace(): RunTrace | undefined {
+    return this.extras?.trace;
+  }
+  get waits(): Waits {
+    return this;
+  }
   steps = 0;
   toolCalls = 0;
   /** The run is over: the contexts it handed out refuse callTool, print and setVar. */
@@ -93,31 +135,26 @@ export class Run implements CallHost, Timed {
   /** Set when the current time slice is spent: the evaluator then awaits `yieldTurn()`. */
   yieldDue = false;
   private untilClockCheck = CLOCK_CHECK_INTERVAL;
+  /** Whole milliseconds, as `deadline`: kept as small integers, not as a boxed number each. */
   private sliceEnd: number;
   private outputBytes = 0;
   private callCounter = 0;
   private readonly limits: RunSettings['limits'];
   private readonly maxSteps: number;
-  /** When the run's timeoutMs is over (performance.now() time). */
+  /** When the run's timeoutMs is over (performance.now() time, rounded up to the millisecond). */
   readonly deadline: number;
   private readonly printLine: (line: string) => void;
   /** Made when something first asks for `signal` (a tool that looks at it, a tool with a timeout...). */
   private controller: AbortController | undefined;
-  readonly waits = new Waits();
   /** Why the run stopped (its signal is aborted with it). */
   private stopError: NuwaError | null = null;
   /** What the run ends with at its next step: the stop, or a durable run's pause (no abort). */
   private haltError: NuwaError | null = null;
-  /** Lines printed before this process took the run up: not given to the print hook again. */
-  private readonly printedBefore: number;
   /** The list of deadlines the run is in until it finishes (util/deadlines.ts), and its links there. */
   private readonly deadlineList: DeadlineList;
   prevTimed: Timed | null = null;
   nextTimed: Timed | null = null;
-  private readonly hostSignal: AbortSignal | undefined;
   private readonly noun: 'run' | 'call';
-  /** Made only for a run given the host's signal (most are not): a closure per run otherwise kept for nothing. */
-  private readonly onHostAbort: (() => void) | undefined;
   #runId: string | undefined;
 
   /**
@@ -147,19 +184,13 @@ export class Run implements CallHost, Timed {
   private firstCall: number | undefined;
 
   constructor(settings: RunSettings) {
+    super();
     this.#runId = settings.runId;
-    this.caller = settings.caller;
     this.startedAt = performance.now() - (settings.elapsedMs ?? 0);
-    this.journal = settings.journal;
-    this.pauseForApproval = settings.pauseForApproval ?? false;
-    this.printedBefore = settings.journal?.printedBefore ?? 0;
     this.registry = settings.registry;
     this.session = settings.session;
     this.logger = settings.logger;
     this.sandbox = settings.sandbox;
-    this.approve = settings.approve;
-    this.ask = settings.ask;
-    this.llm = settings.llm;
     this.needsApproval = settings.needsApproval;
     this.fileName = settings.fileName;
     this.noun = settings.noun ?? 'run';
@@ -168,22 +199,23 @@ export class Run implements CallHost, Timed {
     this.printLine = settings.print;
     const listener = settings.onEvent && safeListener(settings.onEvent, settings.logger);
     const trace = settings.tracer && new RunTrace({ tracer: settings.tracer, traceContent: settings.traceContent }, settings.logger);
-    this.trace = trace;
     // Without a tracer or a listener there is no emit at all: the call path then builds no event.
     this.emit = trace === undefined ? listener : tracedEmit(trace, listener);
-    this.deadline = this.startedAt + this.limits.timeoutMs;
-    this.sliceEnd = this.startedAt + SLICE_MS;
+    this.deadline = Math.ceil(this.startedAt + this.limits.timeoutMs);
+    this.sliceEnd = Math.ceil(this.startedAt + SLICE_MS);
+    const hostSignal = settings.signal;
+    const { approve, ask, llm, journal, caller } = settings;
+    this.extras =
+      approve === undefined && ask === undefined && llm === undefined && journal === undefined && caller === undefined && trace === undefined && hostSignal === undefined && settings.pauseForApproval !== true
+        ? undefined
+        : { approve, ask, llm, journal, caller, trace, hostSignal, onHostAbort: undefined, pauseForApproval: settings.pauseForApproval ?? false, printedBefore: journal?.printedBefore ?? 0 };
     // Watched by the timer every run shares, not one of its own. While a run waits on a tool that
     // never settles, that timer keeps the process alive until the timeout ends the run. finish()
     // takes the run out.
     this.deadlineList = watchDeadline(this);
-    const hostSignal = settings.signal;
-    this.hostSignal = hostSignal;
-    if (hostSignal === undefined) {
-      this.onHostAbort = undefined;
-    } else {
+    if (hostSignal !== undefined) {
       const onHostAbort = hostAbortListener(this, hostSignal, this.noun);
-      this.onHostAbort = onHostAbort;
+      this.extras!.onHostAbort = onHostAbort;
       if (hostSignal.aborted) onHostAbort();
       else hostSignal.addEventListener('abort', onHostAbort, { once: true });
     }
@@ -258,7 +290,7 @@ export class Run implements CallHost, Timed {
   async yieldTurn(): Promise<void> {
     this.yieldDue = false;
     await nextTurn();
-    this.sliceEnd = performance.now() + SLICE_MS;
+    this.sliceEnd = Math.ceil(performance.now() + SLICE_MS);
     if (this.haltError !== null) throw this.haltError.at(this.current, this.fileName);
   }
 
@@ -278,7 +310,7 @@ export class Run implements CallHost, Timed {
     this.stopError = error;
     this.haltError = error;
     this.controller?.abort(error);
-    this.waits.stop(error);
+    this.endAll(error);
   }
 
   /**
@@ -301,11 +333,12 @@ export class Run implements CallHost, Timed {
   finish(): void {
     this.ended = true;
     this.deadlineList.remove(this);
-    if (this.onHostAbort !== undefined) this.hostSignal?.removeEventListener('abort', this.onHostAbort);
+    const extras = this.extras;
+    if (extras?.onHostAbort !== undefined) extras.hostSignal?.removeEventListener('abort', extras.onHostAbort);
     // Most runs end with no tool holding their signal and no call in flight: nothing can see the
     // error they end with then, and it is made only if something asks for the signal later (a tool
     // that kept its context). No part of the script runs after this, so nothing steps into it.
-    if (this.stopError === null && (this.controller !== undefined || !this.waits.idle)) this.stop(this.finishedError());
+    if (this.stopError === null && (this.controller !== undefined || !this.idle)) this.stop(this.finishedError());
   }
 
   private finishedError(): NuwaError {
@@ -330,7 +363,7 @@ export class Run implements CallHost, Timed {
       throw error.at(at, this.fileName);
     }
     this.output.push(text);
-    if (this.output.length <= this.printedBefore) return; // given to the host before a pause
+    if (this.extras !== undefined && this.output.length <= this.extras.printedBefore) return; // given to the host before a pause
     const answer: unknown = this.printLine(text);
     // An async print hook that rejects must not become an unhandled rejection of the host.
     if (answer !== undefined) callHook(() => answer, [], (error) => this.logger.error(`the print hook failed: ${describeThrown(error)}`));

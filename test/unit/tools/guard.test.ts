@@ -39,12 +39,12 @@ describe('Waits', () => {
     expect(controller.signal.reason).toBe(error);
   });
 
-  it('stop() ends every wait in flight, nested ones too', async () => {
+  it('endAll() ends every wait in flight, nested ones too', async () => {
     const waits = new Waits();
     const outer = begin(waits, never(), registered());
     const inner = begin(waits, never(), registered());
     const stop = new NuwaError('AbortedError', 'stopped');
-    waits.stop(stop);
+    waits.endAll(stop);
     await expect(inner.promise).rejects.toBe(stop);
     await expect(outer.promise).rejects.toBe(stop);
   });
@@ -56,7 +56,7 @@ describe('Waits', () => {
     await background.promise;
     waits.end(background); // the wait begun first ends first: a stack would have dropped `outer`
     const stop = new NuwaError('LimitExceededError', 'timeout');
-    waits.stop(stop);
+    waits.endAll(stop);
     await expect(outer.promise).rejects.toBe(stop);
   });
 
@@ -67,14 +67,14 @@ describe('Waits', () => {
     waits.end(done);
     const pending = begin(waits, never(), registered());
     const stop = new NuwaError('LimitExceededError', 'limit');
-    waits.stop(stop);
+    waits.endAll(stop);
     await expect(pending.promise).rejects.toBe(stop);
   });
 
   it('after stop(), a new wait is rejected at once with the stop error', async () => {
     const waits = new Waits();
     const stop = new NuwaError('AbortedError', 'stopped');
-    waits.stop(stop);
+    waits.endAll(stop);
     const wait = begin(waits, never(), registered());
     await expect(wait.promise).rejects.toBe(stop);
     waits.end(wait);
@@ -89,7 +89,7 @@ describe('Waits', () => {
       waits.end(wait);
     }
     const stopped = new Waits();
-    stopped.stop(new NuwaError('AbortedError', 'stopped'));
+    stopped.endAll(new NuwaError('AbortedError', 'stopped'));
     const hostile = { then: () => { throw new Error('then threw'); } };
     await expect(stopped.begin(hostile, hostile.then, undefined, undefined).promise).rejects.toThrow('stopped');
   });
@@ -107,7 +107,7 @@ describe('Waits', () => {
       waits.end(wait);
       rejectLater(new Error('late'));
       let rejectAfterStop!: (error: Error) => void;
-      waits.stop(new NuwaError('AbortedError', 'stopped'));
+      waits.endAll(new NuwaError('AbortedError', 'stopped'));
       await begin(waits, new Promise((_resolve, reject) => (rejectAfterStop = reject)), registered()).promise.catch(() => {});
       rejectAfterStop(new Error('late too'));
       await new Promise((resolve) => setTimeout(resolve, 20));
