@@ -53,6 +53,8 @@ export function compileSync(node: A.Expression): SyncEval {
     case 'Variable':
       return compileVariable(node);
     case 'List': {
+      const shared = sharedList(node);
+      if (shared !== undefined) return shared;
       const elements = mapEach(node.elements, compileSync);
       return (rt, scope) => {
         const out: Value[] = new Array(elements.length);
@@ -101,6 +103,26 @@ export function compileSync(node: A.Expression): SyncEval {
     case 'Comprehension':
       throw new Error(`internal: a ${node.type} node reached the synchronous compiler`);
   }
+}
+
+/**
+ * A list literal of literals (`[1, 2, 3]`) as one list that every run of the script shares (lists
+ * never change), not a new one each time: a run whose limits it is over makes its own, and is
+ * refused as before. Undefined for any other list, or one over the default limits.
+ */
+function sharedList(node: A.ListExpression): SyncEval | undefined {
+  const values: Value[] = [];
+  for (const element of node.elements) {
+    if (element.type !== 'Literal') return undefined;
+    values.push(element.value);
+  }
+  let list: NuwaList;
+  try {
+    list = NuwaList.shared(values);
+  } catch {
+    return undefined;
+  }
+  return (rt) => (list.totalItems <= rt.valueLimits.maxValueSize && list.totalChars <= rt.valueLimits.maxStringLength ? list : NuwaList.from(values.slice(), rt.valueLimits, node));
 }
 
 function compileAsync(node: A.Expression): AsyncEval {

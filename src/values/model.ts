@@ -113,6 +113,16 @@ export class NuwaList {
     return new NuwaList(items, items.length, total, chars, depth + 1);
   }
 
+  /**
+   * A list every run of a script shares (a list literal of literals, made once when the script is
+   * compiled): its array has one slot more than its items, so that APPEND copies it rather than add
+   * to an array the compiled script keeps. Throws when the items are over the default limits.
+   */
+  static shared(items: readonly Value[]): NuwaList {
+    const list = NuwaList.from([...items]);
+    return new NuwaList([...items, null], list.length, list.totalItems, list.totalChars, list.depth);
+  }
+
   static empty(): NuwaList {
     return new NuwaList([], 0, 0, 0, 1);
   }

@@ -214,6 +214,19 @@ describe('statements', () => {
 });
 
 describe('expressions', () => {
+  it('shares a list literal of literals between runs, which APPEND and the limits see as any list', async () => {
+    // One compiled script (the same text), two runs: the second starts from the literal as written.
+    const script = 'LET xs = [1, 2, 3]\nLET more = APPEND(xs, 4)\nLET other = APPEND(xs, 5)';
+    for (let i = 0; i < 2; i++) {
+      const { variables } = await new Interpreter().run(script);
+      expect(variables).toEqual({ xs: [1, 2, 3], more: [1, 2, 3, 4], other: [1, 2, 3, 5] });
+    }
+    // A run whose limits the shared list is over is refused, as with a list made for it.
+    await expect(new Interpreter(undefined, { limits: { maxValueSize: 2 } }).run(script)).rejects.toMatchObject({ kind: 'LimitExceededError' });
+    await expect(new Interpreter(undefined, { limits: { maxStringLength: 3 } }).run('LET s = ["ab", "cd"]')).rejects.toMatchObject({ kind: 'LimitExceededError' });
+    expect((await new Interpreter().run('LET s = ["ab", "cd"]')).variables).toEqual({ s: ['ab', 'cd'] });
+  });
+
   it('evaluates literals, lists, objects, member access and indexing', async () => {
     const { output } = await exec(
       'LET o = { name: "n", "first-name": "F", items: [10, 20, [30]] } PRINT(o.items[2][0]) PRINT(o["first-name"]) PRINT(o) PRINT([1 + 1, -(2), NOT false])',
