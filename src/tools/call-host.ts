@@ -51,6 +51,11 @@ export interface CallHost {
   coveredByPlan?(tool: RegisteredTool, site: CallSite): boolean;
   /** maxValueSize and maxStringLength for what tools return (the defaults when absent). */
   readonly valueLimits?: ValueLimits;
+  /**
+   * A finished call's object (invoke.ts), for the run's next call to use again: one or two a run
+   * rather than one a call, for the calls of thousands of waiting runs.
+   */
+  spareCall?: object;
   /** A durable run's record of its calls (journal.ts); absent for other runs. */
   readonly journal?: CallJournal;
   /**
@@ -101,21 +106,6 @@ export interface CallSite {
    * before this one's, DURABLE.md §4); it follows the run's own signal. The tool's signal follows it.
    */
   readonly signal?: AbortSignal;
-}
-
-/**
- * What a tool's context knows of its call: the call itself (invoke.ts keeps it in one object with
- * its wait), or what a host's own context is about (detached.ts). Never handed to a tool.
- */
-export interface ContextCall {
-  readonly host: CallHost;
-  readonly site: CallSite;
-  /** The call's number in its run (its executionId is made from it when read). */
-  readonly callNumber: number;
-  /** The tool's own signal (a timeout, a concurrent element); undefined: the run's, read when asked for. */
-  readonly toolSignal: AbortSignal | undefined;
-  /** A call through the one call path: invokeTool (context.callTool goes this way). */
-  invoke(host: CallHost, name: string, args: JsonObject, site: CallSite, form: 'value' | 'json'): Promise<Value | JsonValue>;
 }
 
 /** A call through the one call path, as a context's callTool makes it (invoke.ts invokeTool). */

@@ -9,7 +9,7 @@ import { NuwaError } from '../errors.js';
 import type { JsonValue } from '../values/json.js';
 import { copyJson } from '../values/values.js';
 import { describeThrown, textOf } from '../util/foreign.js';
-import type { CallerContext, CallHost, CallSite, ContextCall } from './call-host.js';
+import type { CallerContext, CallHost, CallSite, Invoke } from './call-host.js';
 import { readAskRequest, readLlmRequest, requestFromHost, type RequestingCall } from './host-requests.js';
 import type { AskOptions, LlmRequest, Logger, StateMetadata, ToolContext } from './types.js';
 
@@ -54,29 +54,34 @@ interface ContextMore {
 
 export class CallContext implements ToolContext {
   static {
-    hostOf = (context) => (context !== null && typeof context === 'object' && #call in context ? context.#call.host : undefined);
+    hostOf = (context) => (context !== null && typeof context === 'object' && #host in context ? context.#host : undefined);
     registryOf = (context) => hostOf(context)?.registry;
   }
 
+  /** How contexts make their calls: invokeTool, installed by invoke.ts (which imports this module). */
+  static invoke: Invoke;
+
   readonly toolName: string;
-  /**
-   * The call (its run, site, number and signal): one object with the call's wait (invoke.ts), not
-   * copied here, as a host may have thousands of calls waiting. Without a signal of its own, the
-   * call has the run's, read only if the tool asks: the run then makes its AbortController only for
-   * the tools that look at it (tools/run.ts).
-   */
-  readonly #call: ContextCall;
+  readonly #host: CallHost;
+  readonly #site: CallSite;
+  readonly #callNumber: number;
+  /** The tool's own signal (a timeout or a concurrent element of its own); else the run's, read when asked for. */
+  readonly #signal: AbortSignal | undefined;
   /** What few tools use (their executionId, logger, nested calls), made on first use. */
   #more: ContextMore | undefined;
 
-  constructor(call: ContextCall, toolName: string) {
-    this.#call = call;
+  /**
+   * `callNumber` numbers the call in its run (the executionId is made from it when read). Without a
+   * `signal` of its own, the call has the run's, read only if the tool asks: the run then makes its
+   * AbortController only for the tools that look at it (tools/run.ts).
+   */
+  constructor(host: CallHost, site: CallSite, toolName: string, callNumber: number, signal: AbortSignal | undefined) {
+    this.#host = host;
+    this.#site = site;
+    this.#callNumber = callNumber;
     this.toolName = toolName;
+    this.#signal = signal;
     this.#more = undefined;
-  }
-
-  get #host(): CallHost {
-    return this.#call.host;
   }
 
   get #others(): ContextMore {
@@ -84,12 +89,12 @@ export class CallContext implements ToolContext {
   }
 
   get signal(): AbortSignal {
-    return this.#call.toolSignal ?? this.#call.host.signal;
+    return this.#signal ?? this.#host.signal;
   }
 
   get executionId(): string {
     const more = this.#others;
-    return (more.executionId ??= executionIdOf(this.#host.runId, this.#call.callNumber));
+    return (more.executionId ??= executionIdOf(this.#host.runId, this.#callNumber));
   }
 
   get sessionId(): string {
@@ -164,20 +169,20 @@ export class CallContext implements ToolContext {
       throw new TypeError(`callTool("${name}"): the arguments are not JSON: ${describeThrown(error)}`);
     }
     if (copy === null || typeof copy !== 'object' || Array.isArray(copy)) throw new TypeError(`callTool("${name}"): the arguments must be an object`);
-    const site = this.#call.site;
+    const site = this.#site;
     const callId = this.#nestedCallId();
     const nested: CallSite = { line: site.line, column: site.column, fileName: site.fileName, vars: site.vars, depth: (site.depth ?? 1) + 1, callId };
-    return this.#call.invoke(this.#host, name, copy, nested, 'json') as Promise<JsonValue>;
+    return CallContext.invoke(this.#host, name, copy, nested, 'json') as Promise<JsonValue>;
   }
 
   getVar(name: string): JsonValue | undefined {
-    return this.#call.site.vars?.get(name);
+    return this.#site.vars?.get(name);
   }
 
   setVar(name: string, value: JsonValue): void {
     this.#refuseAfterRun('setVar');
     if (typeof name !== 'string' || !VARIABLE_NAME.test(name)) throw new TypeError(`setVar: "${textOf(name)}" is not a valid variable name`);
-    const { vars } = this.#call.site;
+    const { vars } = this.#site;
     if (!vars) throw new Error('setVar: this context is not attached to a running script');
     vars.set(name, value);
   }
@@ -206,7 +211,7 @@ export class CallContext implements ToolContext {
   }
 
   #requestingCall(): RequestingCall {
-    const { site } = this.#call;
+    const site = this.#site;
     return { toolName: this.toolName, callId: this.#nestedCallId(), signal: this.signal, line: site.line ?? 0, column: site.column ?? 0 };
   }
 
@@ -215,7 +220,7 @@ export class CallContext implements ToolContext {
    * order in which the tool started its nested calls (DURABLE.md §1).
    */
   #nestedCallId(): string {
-    return `${this.#call.site.callId ?? 'call'}>${this.#others.nestedCalls++}`;
+    return `${this.#site.callId ?? 'call'}>${this.#others.nestedCalls++}`;
   }
 
   get sandboxDir(): string {

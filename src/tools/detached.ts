@@ -7,8 +7,8 @@ import type { JsonValue } from '../values/json.js';
 import { copyJson } from '../values/values.js';
 import { CallContext } from './context.js';
 import { Waits } from './guard.js';
-import { DEFAULT_MAX_CALL_DEPTH, type CallHost, type ContextCall, type VariableAccess } from './call-host.js';
-import { invokeTool } from './invoke.js';
+import { DEFAULT_MAX_CALL_DEPTH, type CallHost, type VariableAccess } from './call-host.js';
+import './invoke.js'; // installs CallContext.invoke, which the contexts made here call through
 import type { RegisteredTool } from './build.js';
 import type { ToolCatalog } from './catalog.js';
 import { Sandbox } from './sandbox.js';
@@ -22,8 +22,7 @@ const quietLogger: Logger = { debug: () => {}, info: () => {}, warn: () => {}, e
 /** A context bound to `session`, whose calls go through invokeTool like a script's. */
 export function createDetachedContext(registry: ToolCatalog, session: Session, toolName: string): ToolContext {
   const host = new DetachedHost(registry, session);
-  const call: ContextCall = { host, site: { vars: host.variables, callId: 'host' }, callNumber: host.nextCallNumber(), toolSignal: host.signal, invoke: invokeTool };
-  return new CallContext(call, toolName);
+  return new CallContext(host, { vars: host.variables, callId: 'host' }, toolName, host.nextCallNumber(), host.signal);
 }
 
 class DetachedHost implements CallHost {

@@ -15,6 +15,11 @@ import type { Thenable } from '../util/foreign.js';
 import { Pending } from '../util/pending.js';
 
 const ignore = () => {};
+/**
+ * `fn.call(self, ...args)` without reading `call` off `fn` (a tool's `then` may carry its own) and
+ * without the arguments array Reflect.apply takes: on the path of every call that waits.
+ */
+const callWith = Function.prototype.call.bind(Function.prototype.call) as (fn: Thenable, self: unknown, ...args: unknown[]) => unknown;
 
 /** What a wait needs to know about the tool it waits for. */
 export interface TimedTool {
@@ -34,6 +39,15 @@ export abstract class WaitInFlight extends Pending {
   /** The list the wait is in, until it ends (then null: ending it again does nothing). */
   private declare waits: Waits | null;
   private declare timer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The handlers given to the tool's `then`: bound methods rather than two arrows (two small
+   * objects, not two closures and the context they share), made once for the object, which a run
+   * may use for several calls (tools/invoke.ts).
+   */
+  private declare onValue: ((value: unknown) => void) | undefined;
+  private declare onError: ((error: unknown) => void) | undefined;
+  /** The wait was ended by the tool's answer through those handlers, not by a stop or a timeout. */
+  protected declare endedByAnswer: boolean;
 
   constructor() {
     super();
@@ -41,6 +55,31 @@ export abstract class WaitInFlight extends Pending {
     this.next = null;
     this.waits = null;
     this.timer = undefined;
+    this.onValue = undefined;
+    this.onError = undefined;
+    this.endedByAnswer = false;
+  }
+
+  /** Ready for another wait, once this one has ended and told whoever waited (Pending.restart). */
+  protected reopen(): void {
+    this.restart();
+    this.timer = undefined;
+    this.endedByAnswer = false;
+  }
+
+  /** Hands the tool's `then` (read once by the caller) this wait's handlers. */
+  listen(answer: unknown, then: Thenable): void {
+    callWith(then, answer, (this.onValue ??= this.answered.bind(this)), (this.onError ??= this.refused.bind(this)));
+  }
+
+  private answered(value: unknown): void {
+    if (this.waits !== null) this.endedByAnswer = true;
+    this.settle(value);
+  }
+
+  private refused(error: unknown): void {
+    if (this.waits !== null) this.endedByAnswer = true;
+    this.fail(error);
   }
 
   /** The wait ended with the tool's value: told once, after the wait has left the list. */
@@ -134,9 +173,7 @@ export class Waits {
     const timeoutMs = tool?.timeoutMs;
     if (timeoutMs !== undefined) wait.startTimer(tool!, timeoutMs, toolController);
     try {
-      // Bound methods rather than two arrows: two small objects instead of two closures and the
-      // context they share, kept for every call in flight (a host may have thousands waiting).
-      Reflect.apply(then, answer, [wait.settle.bind(wait), wait.fail.bind(wait)]);
+      wait.listen(answer, then);
     } catch (error) {
       wait.fail(error);
     }

@@ -13,7 +13,7 @@ import { CallContext, executionIdOf } from './context.js';
 import { confirmOf, type RegisteredTool } from './build.js';
 import { asToolFailure } from './envelope.js';
 import { invalidArgumentsMessage, unknownToolMessage } from './hints.js';
-import type { CallHost, CallSite, ContextCall } from './call-host.js';
+import type { CallHost, CallSite } from './call-host.js';
 import { safeToRepeat, type PendingCall, type RecordedCall } from './journal.js';
 import { Pending } from '../util/pending.js';
 import { WaitInFlight } from './guard.js';
@@ -43,6 +43,9 @@ export function invokeTool(host: CallHost, name: string, args: JsonObject, site:
     return Promise.reject(error);
   }
 }
+
+// Contexts call tools through invokeTool (context.ts cannot import this module, which imports it).
+CallContext.invoke = invokeTool;
 
 /**
  * invokeTool without the promise where none is needed: a tool that returns a plain value (and
@@ -188,10 +191,7 @@ function startTool(
   // AbortSignal.any: on Node 20 every signal it makes stays in memory for good.)
   const toolController = tool.timeoutMs === undefined && site.signal === undefined ? undefined : new AbortController();
   const unfollow = toolController && follow(site.signal ?? host.signal, toolController);
-  // The call is made before the tool runs, as what its context knows of it: one object, and the
-  // wait for the tool if it returns a promise.
-  const call = new ToolCall(host, tool, name, site, form, callNumber, started, toolController, unfollow, andThen);
-  const context = new CallContext(call, name);
+  const context = new CallContext(host, site, name, callNumber, toolController?.signal);
 
   let raw: unknown;
   try {
@@ -202,6 +202,7 @@ function startTool(
     // at once, so that it can never become an unhandled rejection of the host.
     const then = thenOf(raw);
     if (then !== undefined) {
+      const call = ToolCall.for(host, tool, name, site, form, callNumber, started, toolController, unfollow, andThen, then === PROMISE_THEN);
       host.waits.watch(raw, then, tool, toolController, call);
       return call;
     }
@@ -215,26 +216,40 @@ function startTool(
   return andThen(finish(host, tool, name, site, form, callNumber, started, raw), site);
 }
 
-/**
- * A call: what its tool's context knows of it (ContextCall) and, when the tool returns a promise,
- * the wait for it (guard.ts) and the Pending its caller waits for (one object, not four, for every
- * call that waits: a host with thousands of runs waiting on tools keeps one each). The answer is
- * checked, handed to `andThen` and passed on in the microtask in which the tool's promise settled.
- */
-class ToolCall extends WaitInFlight implements ContextCall {
-  // Set in the constructor (`declare`d): class field initialisers would run as a function of their own per call.
-  declare readonly host: CallHost;
-  private declare readonly tool: RegisteredTool;
-  private declare readonly name: string;
-  declare readonly site: CallSite;
-  private declare readonly form: 'value' | 'json';
-  declare readonly callNumber: number;
-  private declare readonly started: number;
-  private declare readonly toolController: AbortController | undefined;
-  private declare readonly unfollow: (() => void) | undefined;
-  private declare readonly andThen: (result: Value | JsonValue, site: CallSite) => unknown;
+/** The promises' own `then`, which calls each handler at most once, and only one of them. */
+const PROMISE_THEN = Promise.prototype.then;
 
-  constructor(
+/**
+ * A call whose tool returned a promise: itself the wait for it (guard.ts) and the Pending its caller
+ * waits for (one object, not three). The answer is checked, handed to `andThen` and passed on in the
+ * microtask in which the tool's promise settled.
+ *
+ * Once a call has told its caller, the run's next call uses the same object again (CallHost.spareCall),
+ * with the handlers bound to it: a host with thousands of runs waiting on tools then makes one or
+ * two a run, not one, and two bound functions, for every call (each would outlive its wait, and so
+ * the young generation). Only a wait that the tool's own promise ended through `then` is used again:
+ * such a promise calls back once, and no other handler of ours is left on it; a wait that a stop or a
+ * timeout ended may still hear from its tool, and a thenable of the tool's may call back at any time.
+ * Whoever waits for a call attaches at once (the evaluator's continuations, asPromise), so that a
+ * call that has told its caller is not looked at again.
+ */
+class ToolCall extends WaitInFlight {
+  // Set in `for` (`declare`d): class field initialisers would run as a function of their own per call.
+  private declare host: CallHost;
+  private declare tool: RegisteredTool;
+  private declare name: string;
+  private declare site: CallSite;
+  private declare form: 'value' | 'json';
+  private declare callNumber: number;
+  private declare started: number;
+  private declare toolController: AbortController | undefined;
+  private declare unfollow: (() => void) | undefined;
+  private declare andThen: ((result: Value | JsonValue, site: CallSite) => unknown) | undefined;
+  /** The tool's `then` is the promises' own (see above). */
+  private declare nativeThen: boolean;
+
+  /** The run's spare call, or a new one, for this call. */
+  static for(
     host: CallHost,
     tool: RegisteredTool,
     name: string,
@@ -245,26 +260,23 @@ class ToolCall extends WaitInFlight implements ContextCall {
     toolController: AbortController | undefined,
     unfollow: (() => void) | undefined,
     andThen: (result: Value | JsonValue, site: CallSite) => unknown,
-  ) {
-    super();
-    this.host = host;
-    this.tool = tool;
-    this.name = name;
-    this.site = site;
-    this.form = form;
-    this.callNumber = callNumber;
-    this.started = started;
-    this.toolController = toolController;
-    this.unfollow = unfollow;
-    this.andThen = andThen;
-  }
-
-  get toolSignal(): AbortSignal | undefined {
-    return this.toolController?.signal;
-  }
-
-  invoke(host: CallHost, name: string, args: JsonObject, site: CallSite, form: 'value' | 'json'): Promise<Value | JsonValue> {
-    return invokeTool(host, name, args, site, form);
+    nativeThen: boolean,
+  ): ToolCall {
+    let call = host.spareCall as ToolCall | undefined;
+    if (call === undefined) call = new ToolCall();
+    else host.spareCall = undefined;
+    call.host = host;
+    call.tool = tool;
+    call.name = name;
+    call.site = site;
+    call.form = form;
+    call.callNumber = callNumber;
+    call.started = started;
+    call.toolController = toolController;
+    call.unfollow = unfollow;
+    call.andThen = andThen;
+    call.nativeThen = nativeThen;
+    return call;
   }
 
   protected settled(raw: unknown): void {
@@ -273,17 +285,50 @@ class ToolCall extends WaitInFlight implements ContextCall {
     if (host.emit !== undefined) host.emit({ ...eventBase(host, callNumber, site, name, tool), type: 'tool:invoked', payload: null });
     let next: unknown;
     try {
-      next = this.andThen(finish(this.host, this.tool, this.name, this.site, this.form, this.callNumber, this.started, raw), this.site);
+      next = this.andThen!(finish(host, tool, name, site, this.form, callNumber, this.started, raw), site);
     } catch (error) {
-      this.rejectWith(error);
+      this.tellFailure(error);
       return;
     }
-    this.resolveWith(next);
+    if (next instanceof Pending || next instanceof Promise || !this.reusable()) {
+      this.resolveWith(next);
+      return;
+    }
+    // Done, offered to the run's next call, and only then is the caller told: the script goes on
+    // from here (to that next call, often) with this object free, so a run needs only one.
+    const waiting = this.doneWith(next)!;
+    this.offer();
+    waiting.resume(next);
   }
 
   protected failed(thrown: unknown): void {
     this.unfollow?.();
-    this.rejectWith(failed(this.host, this.tool, this.name, this.site, this.callNumber, this.started, this.toolController, thrown));
+    this.tellFailure(failed(this.host, this.tool, this.name, this.site, this.callNumber, this.started, this.toolController, thrown));
+  }
+
+  private tellFailure(error: unknown): void {
+    if (!this.reusable()) {
+      this.rejectWith(error);
+      return;
+    }
+    const waiting = this.failedWith(error)!;
+    this.offer();
+    waiting.fail(error);
+  }
+
+  /** Whether the run's next call may use this object once the caller is told (see above). */
+  private reusable(): boolean {
+    return this.awaited && this.endedByAnswer && this.nativeThen;
+  }
+
+  /** Offers this call to the run's next one. What it pointed to is let go of: the spare keeps no scope or value of the script alive. */
+  private offer(): void {
+    this.reopen();
+    this.site = undefined as unknown as CallSite;
+    this.andThen = undefined;
+    this.toolController = undefined;
+    this.unfollow = undefined;
+    this.host.spareCall = this;
   }
 }
 

@@ -249,6 +249,9 @@ export class Run extends Waits implements CallHost, Timed {
     return this.haltError !== null && this.stopError === null;
   }
 
+  /** A finished call's object, for the next call to use again (CallHost.spareCall). */
+  spareCall: object | undefined = undefined;
+
   /** How many list comprehensions of this run evaluate their elements concurrently just now. */
   concurrentComprehensions = 0;
   private callSlots: CallSlots | undefined;

@@ -35,6 +35,43 @@ export class Pending implements PromiseLike<unknown> {
     this.pendingNext = null;
   }
 
+  /** Someone waits for this: a continuation is attached and not yet told. */
+  protected get awaited(): boolean {
+    return this.pendingNext !== null;
+  }
+
+  /**
+   * Done with `value` (not itself waiting), without telling whoever waits yet: returns them, for
+   * the caller to tell (resume) once it has finished with this object.
+   */
+  protected doneWith(value: unknown): Continuation | null {
+    return this.end(DONE, value);
+  }
+
+  /** doneWith, for an error (fail). */
+  protected failedWith(error: unknown): Continuation | null {
+    return this.end(FAILED, error);
+  }
+
+  private end(state: typeof DONE | typeof FAILED, result: unknown): Continuation | null {
+    if (this.pendingState !== WAITING) return null;
+    this.pendingState = state;
+    this.pendingResult = result;
+    const next = this.pendingNext;
+    this.pendingNext = null;
+    return next;
+  }
+
+  /**
+   * Waiting again, for an object used once more (tools/invoke.ts): only once it is done, has told
+   * whoever waited for it, and nobody else holds it as this Pending.
+   */
+  protected restart(): void {
+    this.pendingState = WAITING;
+    this.pendingResult = undefined;
+    this.pendingNext = null;
+  }
+
   /** Ends with `value`; when `value` is itself waiting, once that is done, with its value. */
   resolveWith(value: unknown): void {
     if (this.pendingState !== WAITING) return;

@@ -81,12 +81,12 @@ const ANCESTORS_SCANNED = 32;
 
 // A walker is made for every tool's answer and every state value that is a list or an object: most
 // are one small object of scalars (`{ id, name, price }`), so the walker allocates nothing for them
-// beyond itself. A Set of ancestors and a path array grown on every entry cost more than the copy
-// itself, in a host with thousands of runs waiting on tools: memory that outlives the young
-// generation, since the walk's caller waits meanwhile.
-class JsonWalker {
+// beyond itself (it is its own Work counter, and its path is made at the first nested value). A Set
+// of ancestors and a path array grown on every entry cost more than the copy itself, in a host with
+// thousands of runs waiting on tools, each making a walker per call.
+class JsonWalker extends Work {
   /** Keys and indexes from the root down to the item being walked; only nested lists and objects (and failures) push here. */
-  private readonly path: Array<string | number> = [];
+  private path: Array<string | number> | null = null;
   /** The list or object the walk started at, while it is walked (cycles). */
   private root: object | null = null;
   /** The lists and objects below the root enclosing the one being walked, outermost first: made at the first nested one. */
@@ -96,13 +96,12 @@ class JsonWalker {
   // What the copy holds so far, expanded: stops a self-sharing input long before it fills memory.
   private items = 0;
   private chars = 0;
-  private readonly work: Work;
 
   constructor(
     private readonly toValues: boolean,
-    private readonly limits: ValueLimits,
+    limits: ValueLimits,
   ) {
-    this.work = new Work(limits);
+    super(limits);
   }
 
   walk(input: unknown, depth: number): Value | JsonValue {
@@ -180,7 +179,7 @@ class JsonWalker {
         `the value holds more than maxValueSize (${this.limits.maxValueSize}) items and entries (nested ones included, shared ones counted each time they appear)`,
       );
     }
-    this.work.add(count);
+    this.add(count);
   }
 
   private countChars(length: number): void {
@@ -218,9 +217,9 @@ class JsonWalker {
         out[i] = item;
         continue;
       }
-      this.path.push(i);
+      (this.path ??= []).push(i);
       out[i] = this.walk(item, depth + 1);
-      this.path.pop();
+      this.path!.pop();
     }
     return out;
   }
@@ -242,10 +241,10 @@ class JsonWalker {
         this.chars += key.length + item.length;
         value = item;
       } else {
-        this.path.push(key);
+        (this.path ??= []).push(key);
         this.countChars(key.length);
         value = this.walk(item, depth + 1);
-        this.path.pop();
+        this.path!.pop();
       }
       if (map) map.set(key, value as Value);
       else setJsonKey(plain!, key, value as JsonValue);
@@ -255,14 +254,14 @@ class JsonWalker {
 
   /** countChars for a key, named in the message as the entry it is the key of. */
   private countKey(key: string): void {
-    this.path.push(key);
+    (this.path ??= []).push(key);
     this.countChars(key.length);
-    this.path.pop();
+    this.path!.pop();
   }
 
   private where(): string {
     let path = '';
-    for (const part of this.path) path += typeof part === 'number' ? `[${part}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(part) ? (path ? `.${part}` : part) : `[${JSON.stringify(part)}]`;
+    for (const part of this.path ?? []) path += typeof part === 'number' ? `[${part}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(part) ? (path ? `.${part}` : part) : `[${JSON.stringify(part)}]`;
     return path === '' ? 'the value' : path;
   }
 

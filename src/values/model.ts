@@ -217,7 +217,7 @@ export class Work {
   private pending = 0;
 
   // The limits, not their `charge` read off them: a run's charge is its method (tools/run.ts).
-  constructor(private readonly limits: ValueLimits) {}
+  constructor(protected readonly limits: ValueLimits) {}
 
   add(units: number): void {
     this.pending += units;
