@@ -53,13 +53,32 @@ export class NotJsonError extends Error {
  */
 export function fromJson(input: unknown, limits: ValueLimits = DEFAULT_VALUE_LIMITS): Value {
   if (isPlainScalar(input)) return scalar(input, limits); // the common case: no walker needed
-  return new JsonWalker(true, limits).walk(input, 0) as Value;
+  return walked(true, input, limits) as Value;
 }
 
 /** Any JS value → a checked, independent plain-JSON copy (state values, tool arguments). */
 export function copyJson(input: unknown, limits: ValueLimits = DEFAULT_VALUE_LIMITS): JsonValue {
   if (isPlainScalar(input)) return scalar(input, limits);
-  return new JsonWalker(false, limits).walk(input, 0) as JsonValue;
+  return walked(false, input, limits) as JsonValue;
+}
+
+/**
+ * Walkers not in use. A walk is made for every tool's answer, so its walker is one used before
+ * rather than a new one each time (garbage that, made for every call of thousands of waiting runs,
+ * makes the young generation keep the objects of the calls in flight). A walk can run host code (a
+ * getter, a proxy) that walks again: that walk takes another walker.
+ */
+const idleWalkers: JsonWalker[] = [];
+
+function walked(toValues: boolean, input: unknown, limits: ValueLimits): Value | JsonValue {
+  const walker = idleWalkers.pop() ?? new JsonWalker();
+  walker.begin(toValues, limits);
+  try {
+    return walker.walk(input, 0);
+  } finally {
+    walker.end();
+    if (idleWalkers.length < 8) idleWalkers.push(walker);
+  }
 }
 
 function isPlainScalar(input: unknown): input is string | boolean | number | null | undefined {
@@ -76,6 +95,8 @@ function stringTooLong(where: string, length: number, limits: ValueLimits): Nuwa
   return new NuwaError('LimitExceededError', `${where} is a string of ${length} characters, more than maxStringLength (${limits.maxStringLength})`);
 }
 
+const hasOwn = Object.hasOwn;
+
 /** How many ancestors of the object being walked are searched one by one; deeper ones go in a Set. */
 const ANCESTORS_SCANNED = 32;
 
@@ -85,6 +106,8 @@ const ANCESTORS_SCANNED = 32;
 // of ancestors and a path array grown on every entry cost more than the copy itself, in a host with
 // thousands of runs waiting on tools, each making a walker per call.
 class JsonWalker extends Work {
+  /** Whether the copy is made of Nuwa values (fromJson) or plain JSON (copyJson). */
+  private toValues = false;
   /** Keys and indexes from the root down to the item being walked; only nested lists and objects (and failures) push here. */
   private path: Array<string | number> | null = null;
   /** The list or object the walk started at, while it is walked (cycles). */
@@ -97,11 +120,24 @@ class JsonWalker extends Work {
   private items = 0;
   private chars = 0;
 
-  constructor(
-    private readonly toValues: boolean,
-    limits: ValueLimits,
-  ) {
-    super(limits);
+  constructor() {
+    super(DEFAULT_VALUE_LIMITS);
+  }
+
+  begin(toValues: boolean, limits: ValueLimits): void {
+    this.toValues = toValues;
+    this.reset(limits);
+  }
+
+  /** Lets go of what the walk held (a failed walk leaves its place on the path and its ancestors). */
+  end(): void {
+    this.path = null;
+    this.root = null;
+    this.ancestors = null;
+    this.deepAncestors = null;
+    this.items = 0;
+    this.chars = 0;
+    this.reset(DEFAULT_VALUE_LIMITS);
   }
 
   walk(input: unknown, depth: number): Value | JsonValue {
@@ -227,7 +263,10 @@ class JsonWalker extends Work {
   private walkObject(object: Record<string, unknown>, depth: number): NuwaObject | JsonObject {
     const map: NuwaObject | undefined = this.toValues ? new NuwaObject() : undefined;
     const plain: JsonObject | undefined = this.toValues ? undefined : {};
-    for (const key of Object.keys(object)) {
+    // for...in, not Object.keys: no array of the keys for every object. Only own keys: the object's
+    // prototype is Object.prototype or null (walk), and an enumerable key added to Object.prototype is no entry of it.
+    for (const key in object) {
+      if (!hasOwn(object, key)) continue;
       const item = object[key];
       if (item === undefined) continue; // as in JSON.stringify: an undefined property is absent
       this.countItems(1);

@@ -217,7 +217,13 @@ export class Work {
   private pending = 0;
 
   // The limits, not their `charge` read off them: a run's charge is its method (tools/run.ts).
-  constructor(protected readonly limits: ValueLimits) {}
+  constructor(protected limits: ValueLimits) {}
+
+  /** Counts from nothing, against `limits` (a Work used again). */
+  protected reset(limits: ValueLimits): void {
+    this.limits = limits;
+    this.pending = 0;
+  }
 
   add(units: number): void {
     this.pending += units;
