@@ -38,6 +38,7 @@ const quiet = () => {};
 const sameEnd = (end: ScriptEnd): ScriptEnd => end;
 const CONFIRM_LEVELS: readonly ConfirmLevel[] = ['none', 'read', 'write', 'destructive'];
 const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const;
+const NEEDS_APPROVAL_IS = `a list of confirm levels (${CONFIRM_LEVELS.join(', ')})`;
 
 export class Interpreter {
   readonly registry: ToolRegistry;
@@ -60,7 +61,7 @@ export class Interpreter {
       approve: given.function('approve', 'a function ({ toolName, confirm, category, args }) => boolean'),
       ask: given.function('ask', 'a function (question) => answer'),
       llm: given.function('llm', 'a function (request) => answer'),
-      needsApproval: given.listOf('needsApproval', CONFIRM_LEVELS, `a list of confirm levels (${CONFIRM_LEVELS.join(', ')})`),
+      needsApproval: given.listOf('needsApproval', CONFIRM_LEVELS, NEEDS_APPROVAL_IS),
       onEvent: given.function('onEvent', 'a function (event) => void'),
       sandboxDir: given.nonEmptyString('sandboxDir'),
       logger: given.methods('logger', LOGGER_METHODS) as Partial<Logger> | undefined,

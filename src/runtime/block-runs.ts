@@ -170,7 +170,7 @@ export class LoopRun extends Pending implements Continuation {
         const index = next++;
         const item = items.at(index);
         if (this.loop.calls || this.spare === null) inner = this.spare = Scope.ofItem(this.scope, this.loop.variable, item, index);
-        else inner = this.spare.reset(item, index);
+        else inner = this.spare.reset(this.loop.variable, item, index);
         statement = 0;
       }
       while (statement < statements.length) {

@@ -97,7 +97,7 @@ export class ElementsRun {
       if (!comprehension.calls) this.spare = scope;
       return scope;
     }
-    return this.spare.reset(items.at(index), index);
+    return this.spare.reset(comprehension.variable, items.at(index), index);
   }
 
   /**

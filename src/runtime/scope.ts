@@ -40,11 +40,15 @@ function weighs(value: Value): boolean {
   return typeof value === 'string' || (typeof value === 'object' && value !== null);
 }
 
+/**
+ * The totals of a scope's own variables, kept by the top scope of a run and by a scope past
+ * SMALL_SCOPE names (a Map). A smaller scope (a loop iteration's) adds its few up when asked:
+ * an object of totals for every iteration that binds a list, an object or a string would be one
+ * more object per iteration, and a host may have thousands of runs in loops of CALLs.
+ */
 interface Weight {
   items: number;
   chars: number;
-  /** Whether the loop variable was reassigned, so that its value is counted here. */
-  loopCounted: boolean;
   /** On the top scope of a run: the limits its variables, and those of every scope below, keep to. */
   limits?: ValueLimits;
 }
@@ -54,12 +58,12 @@ export class Scope {
   // class fields: V8 runs class field initializers as a separate function). The loop variable has
   // its own slot: an iteration that binds nothing else allocates nothing but the scope itself.
   declare readonly parent: Scope | null;
-  private declare readonly loopName: string | null;
+  private declare loopName: string | null;
   private declare loopValue: Value;
   /** name, value, name, value...: up to SMALL_SCOPE names. */
   private declare pairs: Array<string | Value> | null;
   private declare map: Map<string, Value> | null;
-  /** The totals of this scope's own variables; made when it first binds a list, object or string. */
+  /** The totals of this scope's own variables: on the top scope, and once the names are in a Map. */
   private declare weight: Weight | null;
   /**
    * In the scope of a FOR iteration or of a comprehension's element: the 0-based index of its item
@@ -75,7 +79,7 @@ export class Scope {
     this.loopValue = loopValue;
     this.pairs = null;
     this.map = null;
-    this.weight = limits === undefined ? null : { items: 0, chars: 0, loopCounted: false, limits };
+    this.weight = limits === undefined ? null : { items: 0, chars: 0, limits };
     this.itemIndex = itemIndex;
     this.element = null;
   }
@@ -96,7 +100,8 @@ export class Scope {
    * iteration would be. Only for a body that cannot keep a scope past its iteration (one without
    * CALL, whose tool contexts would see the variables of their own iteration).
    */
-  reset(loopValue: Value, index: number): this {
+  reset(loopName: string, loopValue: Value, index: number): this {
+    this.loopName = loopName; // cleared if the last iteration assigned to it
     this.loopValue = loopValue;
     this.itemIndex = index;
     this.pairs = null;
@@ -144,7 +149,16 @@ export class Scope {
       let limits: ValueLimits | undefined;
       for (let scope: Scope | null = from; scope !== null; scope = scope.parent) {
         const weight = scope.weight;
-        if (weight === null) continue;
+        if (weight === null) {
+          const pairs = scope.pairs;
+          if (pairs !== null) {
+            for (let i = 1; i < pairs.length; i += 2) {
+              totalItems += itemsIn(pairs[i] as Value);
+              totalChars += charsIn(pairs[i] as Value);
+            }
+          }
+          continue;
+        }
         totalItems += weight.items;
         totalChars += weight.chars;
         if (weight.limits !== undefined) limits = weight.limits;
@@ -153,9 +167,11 @@ export class Scope {
         checkTotals(totalItems, totalChars, 0, limits, "the script's variables together");
       }
     }
-    this.weight ??= { items: 0, chars: 0, loopCounted: false };
-    this.weight.items += items;
-    this.weight.chars += chars;
+    const weight = this.weight;
+    if (weight !== null) {
+      weight.items += items;
+      weight.chars += chars;
+    }
   }
 
   private get(name: string): Value | undefined {
@@ -169,11 +185,12 @@ export class Scope {
 
   private replace(name: string, value: Value, from: Scope): boolean {
     if (this.loopName === name) {
-      // Reassigned, the loop variable holds a value of its own, no longer an item of the list.
-      this.admit(from, this.weight?.loopCounted ? this.loopValue : undefined, value);
-      this.weight ??= { items: 0, chars: 0, loopCounted: false };
-      this.weight.loopCounted = true;
-      this.loopValue = value;
+      // Reassigned, the loop variable holds a value of its own, no longer an item of the list: from
+      // now on it is one of the scope's variables like any other, counted with them (first, as it was).
+      this.admit(from, undefined, value);
+      this.loopName = null;
+      this.loopValue = null;
+      this.bindFirst(name, value);
       return true;
     }
     if (this.map !== null) {
@@ -204,12 +221,41 @@ export class Scope {
     } else if (this.pairs.length < 2 * SMALL_SCOPE) {
       this.pairs.push(name, value);
     } else {
-      const map = new Map<string, Value>();
-      for (let i = 0; i < this.pairs.length; i += 2) map.set(this.pairs[i] as string, this.pairs[i + 1] as Value);
-      map.set(name, value);
-      this.map = map;
-      this.pairs = null;
+      this.toMap();
+      this.map!.set(name, value);
     }
+  }
+
+  /** A reassigned loop variable's binding, first among the scope's own (where entries() showed it). */
+  private bindFirst(name: string, value: Value): void {
+    if (this.map !== null) {
+      const rest = [...this.map];
+      this.map.clear();
+      this.map.set(name, value);
+      for (const [key, item] of rest) this.map.set(key, item);
+    } else if (this.pairs === null || this.pairs.length < 2 * SMALL_SCOPE) {
+      (this.pairs ??= []).unshift(name, value);
+    } else {
+      this.pairs.unshift(name, value);
+      this.toMap();
+    }
+  }
+
+  /** Past SMALL_SCOPE names: the pairs move to a Map, and the scope keeps its totals from then on. */
+  private toMap(): void {
+    const pairs = this.pairs!;
+    const map = new Map<string, Value>();
+    const weight: Weight = this.weight ?? { items: 0, chars: 0 };
+    if (this.weight === null) {
+      for (let i = 1; i < pairs.length; i += 2) {
+        weight.items += itemsIn(pairs[i] as Value);
+        weight.chars += charsIn(pairs[i] as Value);
+      }
+    }
+    for (let i = 0; i < pairs.length; i += 2) map.set(pairs[i] as string, pairs[i + 1] as Value);
+    this.map = map;
+    this.pairs = null;
+    this.weight = weight;
   }
 
   /** Every name visible from here, nearest first (for "did you mean" suggestions). */

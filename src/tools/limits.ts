@@ -55,6 +55,7 @@ export function resolveLimits(limits: unknown, where = 'resolveLimits'): Require
  * per run. The result is read, never changed.
  */
 export function limitsFrom(given: Options): Readonly<Required<Limits>> {
+  if (given.absent) return DEFAULT_LIMITS;
   let resolved: Required<Limits> | undefined;
   for (const key of LIMIT_KEYS) {
     const value = given.nonNegative(key);

@@ -36,6 +36,11 @@ export class Options {
     return new Options(this.where, value, `${this.prefix}${key}.`);
   }
 
+  /** No options were given (undefined): every one is absent, and nothing needs reading. */
+  get absent(): boolean {
+    return this.source === undefined;
+  }
+
   /** The option `key` as given (undefined when absent), read once. */
   get(key: string): unknown {
     if (this.read.has(key)) return this.read.get(key);

@@ -162,4 +162,24 @@ describe('the variables together are one value within the limits', () => {
     const unlimited = new Scope(new Scope(null), 'item', 1); // a scope without limits at its top (CALC's own): no check
     expect(() => unlimited.assign('other', list(30))).not.toThrow();
   });
+
+  it('counts the variables of an iteration however many it has (its totals kept once they are past eight)', () => {
+    const top = new Scope(null, null, null, limits);
+    const loop = new Scope(top, 'i', list(100));
+    loop.assign('a', list(5));
+    for (let n = 0; n < 8; n++) loop.assign(`v${n}`, n); // the ninth name moves them to a Map
+    expect(() => loop.assign('b', list(6))).toThrow(/would hold 11 items/);
+    loop.assign('b', list(5));
+    loop.assign('a', 1); // gives its 5 items back
+    expect(() => loop.assign('c', list(6))).toThrow(/would hold 11 items/);
+    expect(() => loop.assign('c', list(5))).not.toThrow();
+  });
+
+  it('keeps a reassigned loop variable first among the names of its scope', () => {
+    const loop = new Scope(new Scope(null), 'i', 1);
+    loop.assign('x', 2);
+    loop.assign('i', 3);
+    expect(loop.entries()).toEqual([['i', 3], ['x', 2]]);
+    expect(loop.lookup('i')).toBe(3);
+  });
 });

@@ -25,7 +25,7 @@ describe('callIdOf', () => {
 
   it('follows a loop scope reused for the next item', () => {
     const scope = Scope.ofItem(new Scope(null), 'i', 1, 0);
-    scope.reset(2, 1);
+    scope.reset('i', 2, 1);
     expect(callIdOf({ line: 1, column: 1 }, scope)).toBe('1:1/1');
   });
 });
