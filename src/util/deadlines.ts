@@ -70,14 +70,17 @@ class DeadlineList {
     if (this.head !== null && this.head.deadline < this.armedFor) this.arm(this.head.deadline);
   }
 
+  // The timer functions are called bare (a browser's refuse any other `this` than the global).
   private arm(deadline: number): void {
     this.disarm();
     this.armedFor = deadline;
-    this.timer = this.setTimer(fireList, Math.min(Math.max(0, Math.ceil(deadline - performance.now())), MAX_DELAY), this);
+    const setTimer = this.setTimer;
+    this.timer = setTimer(fireList, Math.min(Math.max(0, Math.ceil(deadline - performance.now())), MAX_DELAY), this);
   }
 
   private disarm(): void {
-    if (this.timer !== undefined) this.clearTimer(this.timer);
+    const clearTimer = this.clearTimer;
+    if (this.timer !== undefined) clearTimer(this.timer);
     this.timer = undefined;
     this.armedFor = Infinity;
   }
