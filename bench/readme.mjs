@@ -24,7 +24,8 @@ export function tableOf(report) {
     START,
     `Measured by \`${report.command}\` on ${report.date.slice(0, 10)}: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node} (${m.platform}).`,
     `Ratios are median (and min–max) of ${report.rounds.rounds} warm rounds after ${report.rounds.warmup} warm-up rounds, interpreter and floor alternating in one process;`,
-    `cold start is the median of ${report.rounds.pairs} process pairs. Peak RSS is that of the process that measured the row.`,
+    `cold start is the median of ${report.rounds.pairs} process pairs. Peak RSS is that of the process that measured the row;`,
+    'a `_peak_rss` row marked "(5 processes)" is the median (and min–max) of five processes, each running its scenario once.',
     ...(report.results.some((r) => r.name.startsWith('dbos_'))
       ? ['The dbos_ rows are Nuwa runs on DBOS (bench/dbos.ts): worker processes and a throwaway Postgres 15 (fsync off) on the same machine, a script of ten instant calls.']
       : []),
