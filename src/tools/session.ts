@@ -17,7 +17,8 @@ function checkedCopy(key: string, value: unknown): JsonValue {
 
 export class Session implements StateAccess {
   #id: string | undefined;
-  private readonly state = new Map<string, JsonValue>();
+  /** Made at the first value set: a host may make a session per run, and an empty Map still costs its table. */
+  private values: Map<string, JsonValue> | undefined;
   /** Made when the first metadata is registered: most sessions (a host may make one per run) have none, and an empty Map still costs its table. */
   private metadata: Map<string, StateMetadata> | undefined;
 
@@ -32,33 +33,33 @@ export class Session implements StateAccess {
 
   setState(key: string, value: JsonValue, metadata?: StateMetadata): void {
     if (typeof key !== 'string' || key === '') throw new TypeError('a state key must be a non-empty string');
-    this.state.set(key, checkedCopy(key, value));
+    (this.values ??= new Map()).set(key, checkedCopy(key, value));
     if (metadata !== undefined) this.registerStateMetadata(key, metadata);
   }
 
   getStateValue(key: string): JsonValue | undefined {
-    const value = this.state.get(key);
+    const value = this.values?.get(key);
     return value === undefined ? undefined : copyJson(value);
   }
 
   hasState(key: string): boolean {
-    return this.state.has(key);
+    return this.values?.has(key) ?? false;
   }
 
   /** A copy: changing the returned map or its values does not change the session. */
   getAllState(): Map<string, JsonValue> {
     const out = new Map<string, JsonValue>();
-    for (const [key, value] of this.state) out.set(key, copyJson(value));
+    for (const [key, value] of this.values ?? []) out.set(key, copyJson(value));
     return out;
   }
 
   /** Removes every value; metadata registered for keys stays, since it describes the keys. */
   clearState(): void {
-    this.state.clear();
+    this.values?.clear();
   }
 
   deleteState(key: string): boolean {
-    return this.state.delete(key);
+    return this.values?.delete(key) ?? false;
   }
 
   getStateMetadata(key: string): StateMetadata | undefined {
@@ -81,7 +82,7 @@ export class Session implements StateAccess {
   /** One line per state value, "key: value (description)", for a model's prompt. */
   formatStateForPrompt(): string {
     const lines: string[] = [];
-    for (const [key, value] of this.state) {
+    for (const [key, value] of this.values ?? []) {
       const metadata = this.metadata?.get(key);
       let shown: string;
       try {
@@ -98,7 +99,7 @@ export class Session implements StateAccess {
   /** The state as one plain object (for `--json` output and hosts). */
   toJSON(): Record<string, JsonValue> {
     const out: Record<string, JsonValue> = {};
-    for (const [key, value] of this.state) Object.defineProperty(out, key, { value: copyJson(value), enumerable: true, writable: true, configurable: true });
+    for (const [key, value] of this.values ?? []) Object.defineProperty(out, key, { value: copyJson(value), enumerable: true, writable: true, configurable: true });
     return out;
   }
 }
