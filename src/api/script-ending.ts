@@ -224,15 +224,19 @@ export function jsonVariables(variables: Array<[string, Value]>, limits: ValueLi
  */
 export function resultOf(variables: Array<[string, Value]>, limits: ValueLimits, output: string[], stats: RunStats): RunResult {
   const result = {} as RunResult;
-  laterVariables.set(result, new LaterVariables(variables, limits));
   Object.defineProperty(result, 'variables', VARIABLES_LATER);
   result.output = output;
   result.stats = stats;
+  Object.defineProperty(result, LATER, { value: new LaterVariables(variables, limits), writable: true, configurable: true });
   return result;
 }
 
-/** The variables of the results not yet read, by result. */
-const laterVariables = new WeakMap<object, LaterVariables>();
+/**
+ * Where a result keeps its variables until they are first read: a property no one else names, not
+ * enumerable (a copy, JSON or a deep equality of the result does not see it). Not a WeakMap by
+ * result: thousands of results a second would each be an entry the collector must visit apart.
+ */
+const LATER = Symbol('variables not yet read');
 
 /**
  * A result's `variables` until first read or set: then a plain property of the result. One getter
@@ -244,7 +248,7 @@ const VARIABLES_LATER: PropertyDescriptor = {
   enumerable: true,
   configurable: true,
   get(this: RunResult): Record<string, JsonValue> | undefined {
-    const later = laterVariables.get(this);
+    const later = (this as unknown as { [LATER]?: LaterVariables })[LATER];
     return later === undefined ? undefined : settleVariables(this, jsonVariables(later.variables, later.limits));
   },
   set(this: RunResult, variables: Record<string, JsonValue>): void {
@@ -253,7 +257,7 @@ const VARIABLES_LATER: PropertyDescriptor = {
 };
 
 function settleVariables(result: RunResult, variables: Record<string, JsonValue>): Record<string, JsonValue> {
-  laterVariables.delete(result);
+  delete (result as unknown as { [LATER]?: LaterVariables })[LATER];
   Object.defineProperty(result, 'variables', { value: variables, enumerable: true, configurable: true, writable: true });
   return variables;
 }

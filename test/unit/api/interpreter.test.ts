@@ -42,6 +42,21 @@ describe('Interpreter.run result', () => {
     expect(result.stats.durationMs).toBeLessThan(10_000);
   });
 
+  it('copies the variables out when first read (or replaced), and shows nothing else', async () => {
+    const unread = await quiet().run('LET a = [1, 2]');
+    expect(JSON.stringify(unread)).toMatch(/^\{"variables":\{"a":\[1,2\]\},"output":\[\],"stats":/);
+    expect({ ...(await quiet().run('LET a = 1')) }).toMatchObject({ variables: { a: 1 }, output: [] });
+    expect(structuredClone(await quiet().run('LET a = 1')).variables).toEqual({ a: 1 });
+    const read = await quiet().run('LET a = { k: "v" }');
+    const first = read.variables;
+    expect(read.variables).toBe(first); // read once, then a plain property
+    expect(Object.getOwnPropertyDescriptor(read, 'variables')).toMatchObject({ value: first, writable: true, enumerable: true });
+    const replaced = await quiet().run('LET a = 1');
+    replaced.variables = { mine: true };
+    expect(replaced.variables).toEqual({ mine: true });
+    expect(Object.keys(replaced)).toEqual(['variables', 'output', 'stats']);
+  });
+
   it('counts statements and loop iterations as steps', async () => {
     const result = await quiet().run('FOR x IN [1, 2, 3] DO LET y = x END');
     expect(result.stats.steps).toBe(7);
