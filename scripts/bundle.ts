@@ -210,10 +210,12 @@ function coreLoader(buildId: string): string {
     '"use strict";',
     'const path = require("node:path");',
     'const { pathToFileURL } = require("node:url");',
-    'const { loadWithCodeCache } = require("../util/code-cache.cjs");',
+    'const { loadWithCodeCache, noteUse } = require("../util/code-cache.cjs");',
     `const core = loadWithCodeCache(pathToFileURL(path.join(__dirname, "core-script.js")), { buildId: ${JSON.stringify(buildId)} }).exports;`,
     '/** The exports of the entry point `name` (its modules run the first time it is asked for). */',
     'exports.entry = (name) => core[name]();',
+    '/** Says what the process is used for (the CLI: its command): a code cache that has not met it grows at exit. */',
+    'exports.noteUse = noteUse;',
     '',
   ].join('\n');
 }

@@ -22,7 +22,10 @@
 // - the first process makes the cache from what it compiled, which may be little (`nuwa --version`);
 //   the next GROWTH_GENERATIONS processes that use it write it again at exit, with what they
 //   compiled on top (the bytecode read from a cache is part of what V8 writes out), so that the
-//   cache soon holds what the commands people run need, and then stays as it is.
+//   cache soon holds what the commands people run need, and then stays as it is. A process that
+//   says what it is used for (the CLI names its command: noteUse) also writes it again when the
+//   cache has not met that use yet, up to MAX_USES of them: whatever commands a user happened to
+//   run first after an install, `nuwa run` later finds what it compiles in the cache.
 // `NUWA_COMPILE_CACHE` names another folder; `0` (or an empty value) turns the cache off.
 //
 // Dynamic import() in a script compiled from cached bytecode finds no loader in Node 20 (the host
@@ -53,10 +56,25 @@ interface Header {
   crc: number;
   /** How many times a process that used the cache wrote it again (0: as its first process made it). */
   generation: number;
+  /** The uses (CLI commands) of the processes that wrote it (noteUse). */
+  uses?: string[];
 }
 
 /** How many times a cache is written again by processes that used it, each adding what it compiled. */
 const GROWTH_GENERATIONS = 3;
+/** How many different uses (noteUse) a cache grows for. */
+const MAX_USES = 16;
+
+/** What this process is used for, when it has said (noteUse). */
+let use: string | undefined;
+
+/**
+ * Says what the process is used for (the CLI: its command), before it exits: a cache that has not
+ * met that use is written again at exit with what the process compiled.
+ */
+export function noteUse(what: string): void {
+  use = what;
+}
 
 type Crc32 = (data: Uint8Array | string) => number;
 // zlib.crc32 is in Node 20.15+ and 22.2+, which every Node that loads the bundled build has (it
@@ -90,7 +108,7 @@ function cacheFileOf(folder: string, file: string, buildId: string, crc: Crc32):
 }
 
 /** The bytecode in `cacheFile` and its generation, if it was made from the core as it is now and arrived whole. */
-function readCache(cacheFile: string, size: number, mtimeMs: number, crc: Crc32): { bytecode: Buffer; generation: number } | undefined {
+function readCache(cacheFile: string, size: number, mtimeMs: number, crc: Crc32): { bytecode: Buffer; generation: number; uses: string[] } | undefined {
   let data: Buffer;
   try {
     const descriptor = fs.openSync(cacheFile, 'r');
@@ -114,15 +132,16 @@ function readCache(cacheFile: string, size: number, mtimeMs: number, crc: Crc32)
   }
   const bytecode = data.subarray(headerEnd + 1);
   if (header.size !== size || header.mtimeMs !== mtimeMs || header.crc !== crc(bytecode) >>> 0) return undefined;
-  return { bytecode, generation: typeof header.generation === 'number' ? header.generation : GROWTH_GENERATIONS };
+  const uses = Array.isArray(header.uses) ? header.uses.filter((item): item is string => typeof item === 'string') : [];
+  return { bytecode, generation: typeof header.generation === 'number' ? header.generation : GROWTH_GENERATIONS, uses };
 }
 
 /** Writes the bytecode V8 has for `script` now; any failure is ignored (the cache is only an optimisation). */
-function writeCache(file: string, cacheFile: string, script: InstanceType<typeof Script>, size: number, mtimeMs: number, generation: number, crc: Crc32): void {
+function writeCache(file: string, cacheFile: string, script: InstanceType<typeof Script>, size: number, mtimeMs: number, generation: number, uses: string[], crc: Crc32): void {
   const temporary = `${cacheFile}.${process.pid}.tmp`;
   try {
     const bytecode = script.createCachedData();
-    const header: Header = { size, mtimeMs, crc: crc(bytecode) >>> 0, generation };
+    const header: Header = { size, mtimeMs, crc: crc(bytecode) >>> 0, generation, uses };
     fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
     fs.writeFileSync(temporary, Buffer.concat([Buffer.from(`${MAGIC}${JSON.stringify(header)}\n`), bytecode]), { mode: 0o600 });
     fs.renameSync(temporary, cacheFile);
@@ -169,6 +188,19 @@ function removeOldCaches(kept: string, file: string): void {
   });
 }
 
+/**
+ * At exit: the cache written again when this process made it, is one of the first few to use it, or
+ * was used for something the cache has not met (noteUse); else left as it is.
+ */
+function writeAtExit(file: string, cacheFile: string, script: InstanceType<typeof Script>, size: number, mtimeMs: number, cached: { generation: number; uses: string[] } | undefined, crc: Crc32): void {
+  const uses = cached?.uses ?? [];
+  const newUse = use !== undefined && !uses.includes(use) && uses.length < MAX_USES;
+  const known = newUse ? [...uses, use!] : uses;
+  if (cached === undefined) writeCache(file, cacheFile, script, size, mtimeMs, 0, known, crc);
+  else if (cached.generation < GROWTH_GENERATIONS) writeCache(file, cacheFile, script, size, mtimeMs, cached.generation + 1, known, crc);
+  else if (newUse) writeCache(file, cacheFile, script, size, mtimeMs, cached.generation, known, crc);
+}
+
 export interface LoadOptions {
   /** The build's hash of the file (scripts/bundle.ts writes it into the module that loads the core). */
   buildId: string;
@@ -208,8 +240,7 @@ export function loadWithCodeCache(url: URL, options: LoadOptions): Loaded {
   const cached = cacheFile === undefined ? undefined : readCache(cacheFile, size, mtimeMs, crc!);
   const script = new Script(source, { filename: file, cachedData: cached?.bytecode });
   const cache = cacheFile === undefined ? 'off' : cached === undefined || script.cachedDataRejected === true ? 'made' : 'used';
-  const generation = cache === 'made' ? 0 : cached !== undefined && cached.generation < GROWTH_GENERATIONS ? cached.generation + 1 : undefined;
-  if (cache !== 'off' && generation !== undefined) process.once('exit', () => writeCache(file, cacheFile!, script, size, mtimeMs, generation, crc!));
+  if (cache !== 'off') process.once('exit', () => writeAtExit(file, cacheFile!, script, size, mtimeMs, cache === 'made' ? undefined : cached, crc!));
   const module = { exports: {} as unknown };
   const base = pathToFileURL(file).href;
   const importFromCore = (specifier: string, options?: ImportCallOptions) => import(specifier.startsWith('.') ? new URL(specifier, base).href : specifier, options);

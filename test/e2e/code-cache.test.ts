@@ -40,9 +40,10 @@ module.exports = {
 // Loads the core with the built loader, prints how it was compiled and what it answered.
 const LOADER = `
 import { createRequire } from 'node:module';
-const { loadWithCodeCache } = createRequire(import.meta.url)(${JSON.stringify(path.join(root, 'dist', 'util', 'code-cache.cjs'))});
-const [file, folder, other] = process.argv.slice(2);
+const { loadWithCodeCache, noteUse } = createRequire(import.meta.url)(${JSON.stringify(path.join(root, 'dist', 'util', 'code-cache.cjs'))});
+const [file, folder, other, use] = process.argv.slice(2);
 const { exports, cache } = loadWithCodeCache(new URL(file), { buildId: 'b1', folder: folder === '-' ? null : folder });
+if (use) noteUse(use);
 if (other === 'other') exports.other();
 console.log(JSON.stringify({ cache, answer: await exports.answer() }));
 `;
@@ -59,8 +60,8 @@ function fixture(answer = 'forty-two') {
   return { file, folder: path.join(dir, 'cache') };
 }
 
-function load(file: string, folder: string | undefined, other = false) {
-  const child = spawnSync(process.execPath, [loader, pathToFileURL(file).href, folder ?? '-', other ? 'other' : ''], { encoding: 'utf8', timeout: 30_000 });
+function load(file: string, folder: string | undefined, other = false, use = '') {
+  const child = spawnSync(process.execPath, [loader, pathToFileURL(file).href, folder ?? '-', other ? 'other' : '', use], { encoding: 'utf8', timeout: 30_000 });
   expect(child.stderr).toBe('');
   expect(child.status).toBe(0);
   return JSON.parse(child.stdout) as { cache: string; answer: string };
@@ -94,6 +95,24 @@ describe('the code cache of the bundled core', () => {
     expect(generation()).toMatchObject({ generation: 3 });
     const grown = readFileSync(cacheFile);
     expect(load(file, folder, true)).toEqual({ cache: 'used', answer: expected('forty-two') });
+    expect(readFileSync(cacheFile).equals(grown)).toBe(true);
+  });
+
+  it('grows again for a use it has not met (a CLI command), once each', () => {
+    const { file, folder } = fixture();
+    for (let i = 0; i < 4; i++) load(file, folder, false, 'help'); // made, then grown three times: frozen
+    const cacheFile = path.join(folder, cacheFiles(folder)[0]!);
+    const header = () => JSON.parse(readFileSync(cacheFile, 'latin1').split('\n')[1]!) as { generation: number; uses: string[] };
+    expect(header()).toMatchObject({ generation: 3, uses: ['help'] });
+    const frozen = readFileSync(cacheFile);
+    // The command people run later: the cache has not met it, so it takes what that process compiled.
+    expect(load(file, folder, true, 'run')).toEqual({ cache: 'used', answer: expected('forty-two') });
+    expect(header()).toMatchObject({ generation: 3, uses: ['help', 'run'] });
+    expect(readFileSync(cacheFile).length).toBeGreaterThan(frozen.length);
+    const grown = readFileSync(cacheFile);
+    // Met once, a use leaves it as it is; so does a process that says nothing.
+    load(file, folder, true, 'run');
+    load(file, folder, true);
     expect(readFileSync(cacheFile).equals(grown)).toBe(true);
   });
 
