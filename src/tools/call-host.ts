@@ -52,8 +52,8 @@ export interface CallHost {
   /** maxValueSize and maxStringLength for what tools return (the defaults when absent). */
   readonly valueLimits?: ValueLimits;
   /**
-   * A finished call's object (invoke.ts), for the run's next call to use again: one or two a run
-   * rather than one a call, for the calls of thousands of waiting runs.
+   * A finished call's object (invoke.ts), for the run's next call to use again: one a run rather
+   * than one a call, for the calls of thousands of waiting runs.
    */
   spareCall?: object;
   /** A durable run's record of its calls (journal.ts); absent for other runs. */

@@ -224,10 +224,9 @@ const PROMISE_THEN = Promise.prototype.then;
  * waits for (one object, not three). The answer is checked, handed to `andThen` and passed on in the
  * microtask in which the tool's promise settled.
  *
- * Once a call has told its caller, the run's next call uses the same object again (CallHost.spareCall),
- * with the handlers bound to it: a host with thousands of runs waiting on tools then makes one or
- * two a run, not one, and two bound functions, for every call (each would outlive its wait, and so
- * the young generation). Only a wait that the tool's own promise ended through `then` is used again:
+ * Once a call is done, the run's next call uses the same object again (CallHost.spareCall), with the
+ * handlers bound to it: a host with thousands of runs waiting on tools then makes one a run, not one
+ * and two bound functions for every call (each would outlive its wait, and so the young generation). Only a wait that the tool's own promise ended through `then` is used again:
  * such a promise calls back once, and no other handler of ours is left on it; a wait that a stop or a
  * timeout ended may still hear from its tool, and a thenable of the tool's may call back at any time.
  * Whoever waits for a call attaches at once (the evaluator's continuations, asPromise), so that a
