@@ -4,26 +4,23 @@
 //
 // A tool is foreign code: what it returns or throws is looked at only through the guarded helpers of
 // util/foreign.ts, read once, and what reaches the script is always our own copy, checked as copied.
-import { isNuwaError, NuwaError, type Position } from '../errors.js';
+// A call that needs approval first waits for it (call-approval.ts).
+import { isNuwaError, NuwaError } from '../errors.js';
 import type { EventError, NuwaEvent } from '../events.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { copyJson, fromJson, NuwaList, NuwaObject, toJson, type Value } from '../values/values.js';
 import { describeThrown, thenOf } from '../util/foreign.js';
-import { CallContext, executionIdOf } from './context.js';
+import { CallContext } from './context.js';
 import { confirmOf, type RegisteredTool } from './build.js';
 import { asToolFailure } from './envelope.js';
 import { invalidArgumentsMessage, unknownToolMessage } from './hints.js';
 import type { CallHost, CallSite } from './call-host.js';
-import { safeToRepeat, type PendingCall, type RecordedCall } from './journal.js';
+import { safeToRepeat, type RecordedCall } from './journal.js';
 import { Pending } from '../util/pending.js';
 import { WaitInFlight } from './guard.js';
-import type { ConfirmLevel } from './types.js';
 import { elapsedMs } from '../util/elapsed.js';
-import type { ApprovalOutcome } from './tracing.js';
-
-function positioned(error: NuwaError, site: CallSite): NuwaError {
-  return error.at(site.line === undefined ? undefined : { line: site.line, column: site.column ?? 1 }, site.fileName);
-}
+import { callIdOf, eventBase, positioned, positionOf, stopOf } from './call-facts.js';
+import { requireApproval, type ApprovedBy } from './call-approval.js';
 
 /** Run-level stops pass through unchanged: they are not the tool's failure. */
 function isRunStop(error: unknown): error is NuwaError {
@@ -102,18 +99,6 @@ export function callTool(
   }
   return runTool(host, tool, name, args, site, form, undefined, andThen);
 }
-
-/** A call's identity; the run's own calls always have one, a host's (registry.execute) `call`. */
-function callIdOf(site: CallSite): string {
-  return site.callId ?? 'call';
-}
-
-function positionOf(site: CallSite): Position | undefined {
-  return site.line === undefined ? undefined : { line: site.line, column: site.column ?? 1 };
-}
-
-/** Who let a call that needed approval go ahead. */
-type ApprovedBy = 'plan' | 'hook' | 'decision';
 
 /**
  * A recorded call, answered from its record: counted like the call it was, announced as replayed,
@@ -393,16 +378,6 @@ function checkValue(tool: RegisteredTool, value: Value): string | null {
   return tool.checkResult(toJson(value));
 }
 
-/**
- * The run's own stop, when the run (or the tool's timeout) has stopped: then that, and not whatever
- * the tool threw, is why the call failed. Only errors we made are passed on, never the tool's objects.
- */
-function stopOf(host: CallHost, toolController: AbortController | undefined): NuwaError | undefined {
-  if (host.stopped && isNuwaError(host.signal.reason)) return host.signal.reason;
-  if (toolController?.signal.aborted && isNuwaError(toolController.signal.reason)) return toolController.signal.reason;
-  return undefined;
-}
-
 /** Aborts `child` when `parent` aborts, until the returned function is called. */
 function follow(parent: AbortSignal, child: AbortController): () => void {
   if (parent.aborted) {
@@ -423,103 +398,9 @@ function executionError(name: string, thrown: unknown): NuwaError {
   return error;
 }
 
-/** What every tool event says of its call (TOOLS.md §8). */
-function eventBase(host: CallHost, callNumber: number, site: CallSite, toolName: string, tool: RegisteredTool | undefined) {
-  return {
-    executionId: executionIdOf(host.runId, callNumber),
-    runId: host.runId,
-    timestamp: Date.now(),
-    toolName,
-    toolId: tool?.id ?? toolName,
-    callId: callIdOf(site),
-  };
-}
-
 function failedEvent(host: CallHost, tool: RegisteredTool, toolName: string, site: CallSite, callNumber: number, started: number, error: NuwaError, type: 'tool:failed' | 'tool:aborted' = 'tool:failed'): NuwaEvent {
   const described: EventError = { kind: error.kind, message: error.message };
   // The payload keeps a tool's own error code and details (an envelope's `error: { code, details }`).
   const payload: EventError = { ...described, ...(error.code !== undefined && { code: error.code }), ...(error.details !== undefined && { details: error.details as JsonValue }) };
   return { ...eventBase(host, callNumber, site, toolName, tool), type, duration: elapsedMs(started), error: described, payload };
-}
-
-/**
- * Resolves to who let the call go ahead: the plan the host approved, a decision given on resume, or
- * the approve hook. A durable run pauses here when the hook answers 'pause' (or, with
- * `onApproval: 'pause'`, when there is none); `uncertain`: a call a dead process had started, which
- * only a decision lets go ahead again.
- */
-async function requireApproval(host: CallHost, tool: RegisteredTool, confirm: ConfirmLevel, args: JsonObject, site: CallSite, uncertain: boolean): Promise<ApprovedBy> {
-  const journal = host.journal;
-  const decision = journal?.decision(callIdOf(site));
-  if (decision !== undefined) {
-    if (decision === true) return 'decision';
-    const refused = journal?.refused?.(callIdOf(site));
-    if (refused !== undefined) deny(host, tool, confirm, args, site, uncertain ? `it was not repeated (the run was recovered after a crash during it): ${refused}` : refused);
-    deny(host, tool, confirm, args, site, uncertain ? 'it was not repeated: the run was recovered after a crash during it, and the host decided not to call it again' : 'the host denied it when the run was resumed');
-  }
-  if (uncertain) throw pause(host, tool, confirm, args, site, true);
-  if (host.coveredByPlan?.(tool, site)) return 'plan';
-  let answer: unknown = host.pauseForApproval === true && host.approve === undefined ? 'pause' : false;
-  let why = 'no approval hook is configured';
-  let traced: ((outcome: ApprovalOutcome) => void) | undefined;
-  if (host.approve) {
-    // The wait for the hook's answer is a span of its own when the run is traced (tracing.ts).
-    traced = host.trace?.approvalAsked(callIdOf(site), tool.name, confirm);
-    try {
-      // Waited on like a tool: cancellation or the run's timeout end a hook that never answers.
-      const request = { toolName: tool.name, confirm, category: tool.category, args: copyJson(args) as JsonObject, callId: callIdOf(site) };
-      answer = host.approve(request);
-      const then = thenOf(answer);
-      if (then !== undefined) {
-        const wait = host.waits.begin(answer, then, undefined, undefined);
-        try {
-          answer = await wait.promise;
-        } finally {
-          host.waits.end(wait);
-        }
-      }
-      why = 'the host did not approve it';
-    } catch (error) {
-      // A hook may refuse by throwing; its message is the reason the author sees.
-      answer = false;
-      why = describeThrown(error);
-    }
-  }
-  const stop = stopOf(host, undefined);
-  traced?.(stop ? { stopped: stop.kind } : answer === true ? 'approved' : answer === 'pause' && journal !== undefined ? 'paused' : 'denied');
-  if (stop) throw positioned(stop, site);
-  if (answer === true) return 'hook';
-  if (answer === 'pause') {
-    if (journal !== undefined) throw pause(host, tool, confirm, args, site, false);
-    why = "the approval hook answered 'pause', and only a durable run (interpreter.start) can pause";
-  }
-  deny(host, tool, confirm, args, site, why);
-}
-
-/** Denies the call: announced, recorded (a replay must deny it again without asking), and thrown. */
-function deny(host: CallHost, tool: RegisteredTool, confirm: ConfirmLevel, args: JsonObject, site: CallSite, why: string): never {
-  const error = new NuwaError('ToolDeniedError', `the call to \`${tool.name}\` (a ${confirm} action) was denied: ${why}`, { toolName: tool.name });
-  host.journal?.settled(callIdOf(site), tool.name, copyJson(args) as JsonObject, { error: { kind: error.kind, message: error.message } });
-  const callNumber = host.nextCallNumber();
-  if (host.emit !== undefined) host.emit({ ...eventBase(host, callNumber, site, tool.name, tool), type: 'tool:denied', confirm, payload: copyJson(args) as JsonObject });
-  throw positioned(error, site);
-}
-
-/** The durable run stops at this call until a host decides (DURABLE.md §2). */
-function pause(host: CallHost, tool: RegisteredTool, confirm: ConfirmLevel, args: JsonObject, site: CallSite, uncertain: boolean): NuwaError {
-  const at = positionOf(site) ?? { line: 0, column: 0 };
-  const pending: PendingCall = {
-    callId: callIdOf(site),
-    kind: 'approval',
-    toolName: tool.name,
-    confirm,
-    category: tool.category,
-    args: copyJson(args) as JsonObject,
-    line: at.line,
-    column: at.column,
-    ...(uncertain && { uncertain: true as const }),
-  };
-  const error = positioned(host.journal!.pause(pending), site);
-  host.pause?.(error);
-  return error;
 }
