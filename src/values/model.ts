@@ -119,8 +119,9 @@ export class NuwaList {
    * to an array the compiled script keeps. Throws when the items are over the default limits.
    */
   static shared(items: readonly Value[]): NuwaList {
-    const list = NuwaList.from([...items]);
-    return new NuwaList([...items, null], list.length, list.totalItems, list.totalChars, list.depth);
+    const list = NuwaList.from(items.slice());
+    list.backing.push(null); // past its length: never one of its items
+    return list;
   }
 
   static empty(): NuwaList {
