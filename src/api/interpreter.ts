@@ -39,13 +39,16 @@ const sameEnd = (end: ScriptEnd): ScriptEnd => end;
 const CONFIRM_LEVELS: readonly ConfirmLevel[] = ['none', 'read', 'write', 'destructive'];
 const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const;
 const NEEDS_APPROVAL_IS = `a list of confirm levels (${CONFIRM_LEVELS.join(', ')})`;
+const isSession = (value: unknown) => value instanceof Session;
+const isCheckpointKey = (value: unknown) => (typeof value === 'string' && value !== '') || (value instanceof Uint8Array && value.length > 0);
 
 export class Interpreter {
   readonly registry: ToolRegistry;
   /** The host's options as checked: each read once, here; unknown ones kept as given. */
   private readonly options: InterpreterOptions;
   private readonly limits: Required<Limits>;
-  private readonly sandbox: Sandbox;
+  /** Made when a run's tool first asks for its directory (most never do). */
+  #sandbox: Sandbox | undefined = undefined;
   private readonly logger: Logger;
   private readonly needsApproval: ReadonlySet<ConfirmLevel>;
 
@@ -57,7 +60,7 @@ export class Interpreter {
     const snapshot = given.snapshot();
     const known: InterpreterOptions = {
       print: given.function('print', 'a function (line) => void'),
-      session: given.check<Session>('session', (value) => value instanceof Session, 'a session from registry.createSession()'),
+      session: given.check<Session>('session', isSession, 'a session from registry.createSession()'),
       approve: given.function('approve', 'a function ({ toolName, confirm, category, args }) => boolean'),
       ask: given.function('ask', 'a function (question) => answer'),
       llm: given.function('llm', 'a function (request) => answer'),
@@ -66,18 +69,22 @@ export class Interpreter {
       sandboxDir: given.nonEmptyString('sandboxDir'),
       logger: given.methods('logger', LOGGER_METHODS) as Partial<Logger> | undefined,
       onApproval: given.oneOf('onApproval', ['deny', 'pause'] as const),
-      checkpointKey: given.check<string | Uint8Array>('checkpointKey', (value) => (typeof value === 'string' && value !== '') || (value instanceof Uint8Array && value.length > 0), 'a non-empty string or Uint8Array'),
+      checkpointKey: given.check<string | Uint8Array>('checkpointKey', isCheckpointKey, 'a non-empty string or Uint8Array'),
       tracer: undefined, // read last, as they always were (the first bad option is the one reported)
       traceContent: undefined,
     };
     const trace = readTraceOptions(given);
     known.tracer = trace.tracer;
     known.traceContent = trace.traceContent;
-    this.options = withUnknownOptions(known, snapshot);
+    this.options = keptOptions(known, snapshot);
     this.limits = limitsFrom(given.nested('limits')); // bad limits are refused now, not at the first run
-    this.sandbox = new Sandbox(this.options.sandboxDir);
     this.logger = hostLogger(this.options.logger);
     this.needsApproval = this.options.needsApproval === undefined ? DEFAULT_NEEDS_APPROVAL : new Set(this.options.needsApproval);
+  }
+
+  /** The directory tools may write in (sandboxDir, or a temporary one): made when first asked for, by a run's tool. */
+  get sandbox(): Sandbox {
+    return (this.#sandbox ??= new Sandbox(this.options.sandboxDir));
   }
 
   get session(): Session {
@@ -145,7 +152,7 @@ export class Interpreter {
       needsApproval: this.needsApproval,
       onEvent: this.options.onEvent,
       logger: this.logger,
-      sandbox: this.sandbox,
+      sandbox: this, // its sandbox, made if a tool asks
       fileName,
       signal: options.signal,
       tracer: this.options.tracer,
@@ -277,7 +284,7 @@ export class Interpreter {
    * left alone). The Interpreter stays usable: a later tool that asks gets a new directory.
    */
   dispose(): void {
-    this.sandbox.dispose();
+    this.#sandbox?.dispose();
   }
 
   /** Original NuwaScript name: runs source text and resolves to the top-level scope. */
@@ -291,12 +298,6 @@ export class Interpreter {
   }
 }
 
-/**
- * The options as checked, with those this version does not know kept as given. Built as one object
- * literal and added to only when there are unknown ones: spreading the snapshot first gave every
- * Interpreter's options an object shape of its own (some 450 bytes each, for a host that makes an
- * Interpreter per run).
- */
 /** variableLimitsOf's objects, by the Interpreter's limits (most Interpreters share DEFAULT_LIMITS). */
 const variableLimits = new WeakMap<Required<Limits>, ValueLimits>();
 
@@ -314,11 +315,20 @@ function variableLimitsOf(limits: Required<Limits>): ValueLimits {
   return known;
 }
 
-function withUnknownOptions(known: InterpreterOptions, snapshot: Record<string, unknown>): InterpreterOptions {
-  for (const key of Object.keys(snapshot)) {
-    if (!Object.hasOwn(known, key)) Object.defineProperty(known, key, { value: snapshot[key], enumerable: true, writable: true, configurable: true });
+/**
+ * The options to keep: the known ones the host gave (an Interpreter keeps no slot for each option it
+ * was not given: a host may make one per run), then those this version does not know, as given.
+ */
+function keptOptions(known: InterpreterOptions, snapshot: Record<string, unknown>): InterpreterOptions {
+  const kept: Record<string, unknown> = {};
+  for (const key in known) {
+    const value = known[key as keyof InterpreterOptions];
+    if (value !== undefined) kept[key] = value;
   }
-  return known;
+  for (const key in snapshot) {
+    if (Object.hasOwn(snapshot, key) && !Object.hasOwn(known, key)) Object.defineProperty(kept, key, { value: snapshot[key], enumerable: true, writable: true, configurable: true });
+  }
+  return kept as InterpreterOptions;
 }
 
 

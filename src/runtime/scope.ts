@@ -7,9 +7,9 @@
 // the text: a call's identity (DURABLE.md §1) is its position and these indexes, outermost first
 // (script-call.ts, callIdOf).
 //
-// A loop body usually binds a handful of names, so a scope keeps them in one small array of name,
-// value, name, value... (one allocation for the first binding of an iteration) and only moves to a
-// Map past SMALL_SCOPE names.
+// A loop body usually binds a handful of names, so a scope keeps the first in two fields of its own
+// (an iteration that binds one name allocates nothing but the scope), the next ones in one small
+// array of name, value, name, value..., and moves them all to a Map past SMALL_SCOPE names.
 //
 // The variables in scope are, together, one value within the run's limits (maxValueSize,
 // maxStringLength), at every LET as at the end of the run, when they are returned to the host:
@@ -60,9 +60,14 @@ export class Scope {
   declare readonly parent: Scope | null;
   private declare loopName: string | null;
   private declare loopValue: Value;
-  /** name, value, name, value...: up to SMALL_SCOPE names. */
-  private declare pairs: Array<string | Value> | null;
-  private declare map: Map<string, Value> | null;
+  /** The first of the scope's own names (null when it has none, or keeps them in a Map). */
+  private declare firstName: string | null;
+  private declare firstValue: Value;
+  /**
+   * The names after the first, as name, value, name, value... (up to SMALL_SCOPE names in all); past
+   * that, a Map of every name (the first one included).
+   */
+  private declare rest: Array<string | Value> | Map<string, Value> | null;
   /** The totals of this scope's own variables: on the top scope, and once the names are in a Map. */
   private declare weight: Weight | null;
   /**
@@ -77,8 +82,9 @@ export class Scope {
     this.parent = parent;
     this.loopName = loopName;
     this.loopValue = loopValue;
-    this.pairs = null;
-    this.map = null;
+    this.firstName = null;
+    this.firstValue = null;
+    this.rest = null;
     this.weight = limits === undefined ? null : { items: 0, chars: 0, limits };
     this.itemIndex = itemIndex;
     this.element = null;
@@ -104,8 +110,9 @@ export class Scope {
     this.loopName = loopName; // cleared if the last iteration assigned to it
     this.loopValue = loopValue;
     this.itemIndex = index;
-    this.pairs = null;
-    this.map = null;
+    this.firstName = null;
+    this.firstValue = null;
+    this.rest = null;
     this.weight = null;
     return this;
   }
@@ -150,7 +157,12 @@ export class Scope {
       for (let scope: Scope | null = from; scope !== null; scope = scope.parent) {
         const weight = scope.weight;
         if (weight === null) {
-          const pairs = scope.pairs;
+          // A small scope (no Map): its few values added up now.
+          if (scope.firstName !== null) {
+            totalItems += itemsIn(scope.firstValue);
+            totalChars += charsIn(scope.firstValue);
+          }
+          const pairs = scope.rest as Array<string | Value> | null;
           if (pairs !== null) {
             for (let i = 1; i < pairs.length; i += 2) {
               totalItems += itemsIn(pairs[i] as Value);
@@ -176,10 +188,11 @@ export class Scope {
 
   private get(name: string): Value | undefined {
     if (this.loopName === name) return this.loopValue;
-    if (this.map !== null) return this.map.get(name);
-    const pairs = this.pairs;
-    if (pairs === null) return undefined;
-    for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === name) return pairs[i + 1] as Value;
+    if (this.firstName === name) return this.firstValue;
+    const rest = this.rest;
+    if (rest === null) return undefined;
+    if (rest instanceof Map) return rest.get(name);
+    for (let i = 0; i < rest.length; i += 2) if (rest[i] === name) return rest[i + 1] as Value;
     return undefined;
   }
 
@@ -193,20 +206,26 @@ export class Scope {
       this.bindFirst(name, value);
       return true;
     }
-    if (this.map !== null) {
-      const old = this.map.get(name);
-      if (old === undefined) return false;
+    if (this.firstName === name) {
+      const old = this.firstValue;
       if (weighs(old) || weighs(value)) this.admit(from, old, value);
-      this.map.set(name, value);
+      this.firstValue = value;
       return true;
     }
-    const pairs = this.pairs;
-    if (pairs === null) return false;
-    for (let i = 0; i < pairs.length; i += 2) {
-      if (pairs[i] === name) {
-        const old = pairs[i + 1] as Value;
+    const rest = this.rest;
+    if (rest === null) return false;
+    if (rest instanceof Map) {
+      const old = rest.get(name);
+      if (old === undefined) return false;
+      if (weighs(old) || weighs(value)) this.admit(from, old, value);
+      rest.set(name, value);
+      return true;
+    }
+    for (let i = 0; i < rest.length; i += 2) {
+      if (rest[i] === name) {
+        const old = rest[i + 1] as Value;
         if (weighs(old) || weighs(value)) this.admit(from, old, value);
-        pairs[i + 1] = value;
+        rest[i + 1] = value;
         return true;
       }
     }
@@ -214,48 +233,62 @@ export class Scope {
   }
 
   private bind(name: string, value: Value): void {
-    if (this.map !== null) {
-      this.map.set(name, value);
-    } else if (this.pairs === null) {
-      this.pairs = [name, value];
-    } else if (this.pairs.length < 2 * SMALL_SCOPE) {
-      this.pairs.push(name, value);
+    const rest = this.rest;
+    if (rest instanceof Map) {
+      rest.set(name, value);
+    } else if (this.firstName === null) {
+      this.firstName = name; // no Map, so no other name either
+      this.firstValue = value;
+    } else if (rest === null) {
+      this.rest = [name, value];
+    } else if (rest.length < 2 * (SMALL_SCOPE - 1)) {
+      rest.push(name, value);
     } else {
-      this.toMap();
-      this.map!.set(name, value);
+      this.toMap().set(name, value);
     }
   }
 
   /** A reassigned loop variable's binding, first among the scope's own (where entries() showed it). */
   private bindFirst(name: string, value: Value): void {
-    if (this.map !== null) {
-      const rest = [...this.map];
-      this.map.clear();
-      this.map.set(name, value);
-      for (const [key, item] of rest) this.map.set(key, item);
-    } else if (this.pairs === null || this.pairs.length < 2 * SMALL_SCOPE) {
-      (this.pairs ??= []).unshift(name, value);
-    } else {
-      this.pairs.unshift(name, value);
-      this.toMap();
+    const rest = this.rest;
+    if (rest instanceof Map) {
+      const others = [...rest];
+      rest.clear();
+      rest.set(name, value);
+      for (const [key, item] of others) rest.set(key, item);
+      return;
     }
+    if (this.firstName !== null) {
+      // The first name moves to the front of the others.
+      if (rest === null) this.rest = [this.firstName, this.firstValue];
+      else rest.unshift(this.firstName, this.firstValue);
+    }
+    this.firstName = name;
+    this.firstValue = value;
+    const others = this.rest as Array<string | Value> | null;
+    if (others !== null && others.length > 2 * (SMALL_SCOPE - 1)) this.toMap();
   }
 
-  /** Past SMALL_SCOPE names: the pairs move to a Map, and the scope keeps its totals from then on. */
-  private toMap(): void {
-    const pairs = this.pairs!;
+  /** Past SMALL_SCOPE names: every name moves to a Map, and the scope keeps its totals from then on. */
+  private toMap(): Map<string, Value> {
     const map = new Map<string, Value>();
     const weight: Weight = this.weight ?? { items: 0, chars: 0 };
-    if (this.weight === null) {
-      for (let i = 1; i < pairs.length; i += 2) {
-        weight.items += itemsIn(pairs[i] as Value);
-        weight.chars += charsIn(pairs[i] as Value);
+    const countAll = this.weight === null;
+    const add = (name: string, value: Value) => {
+      map.set(name, value);
+      if (countAll) {
+        weight.items += itemsIn(value);
+        weight.chars += charsIn(value);
       }
-    }
-    for (let i = 0; i < pairs.length; i += 2) map.set(pairs[i] as string, pairs[i + 1] as Value);
-    this.map = map;
-    this.pairs = null;
+    };
+    if (this.firstName !== null) add(this.firstName, this.firstValue);
+    const pairs = this.rest as Array<string | Value> | null;
+    if (pairs !== null) for (let i = 0; i < pairs.length; i += 2) add(pairs[i] as string, pairs[i + 1] as Value);
+    this.firstName = null;
+    this.firstValue = null;
+    this.rest = map;
     this.weight = weight;
+    return map;
   }
 
   /** Every name visible from here, nearest first (for "did you mean" suggestions). */
@@ -270,8 +303,10 @@ export class Scope {
   /** This scope's own bindings, in creation order. */
   entries(): Array<[string, Value]> {
     const out: Array<[string, Value]> = this.loopName === null ? [] : [[this.loopName, this.loopValue]];
-    if (this.map !== null) out.push(...this.map);
-    else if (this.pairs !== null) for (let i = 0; i < this.pairs.length; i += 2) out.push([this.pairs[i] as string, this.pairs[i + 1] as Value]);
+    if (this.firstName !== null) out.push([this.firstName, this.firstValue]);
+    const rest = this.rest;
+    if (rest instanceof Map) out.push(...rest);
+    else if (rest !== null) for (let i = 0; i < rest.length; i += 2) out.push([rest[i] as string, rest[i + 1] as Value]);
     return out;
   }
 }

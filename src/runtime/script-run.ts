@@ -8,15 +8,28 @@ import { MAX_SUSPENSIONS, Replay, type SuspendHost, type Suspension } from './su
 /** The NOW() times one suspendable statement keeps; beyond them it is not suspended any more. */
 const MAX_TIMES_KEPT = 1024;
 
-export class ScriptRun extends Run implements SuspendHost {
+/**
+ * Where the statement that may be suspended began, and what a run of it again must see the same:
+ * made at the first statement that calls a heavy built-in (most runs have none).
+ */
+class StatementMarks {
   /** Results of heavy calls for the statement being run again after a suspension. */
   replay: Replay | undefined = undefined;
-  private statementQuiet = false;
-  private outputMark = 0;
-  private stepsMark = 0;
+  quiet = false;
+  outputMark = 0;
+  stepsMark = 0;
   /** NOW() as the statement that may be suspended saw it: run again, it sees the same times. Made at the first. */
-  private nowSeen: number[] | null = null;
-  private nowNext = 0;
+  nowSeen: number[] | null = null;
+  nowNext = 0;
+}
+
+export class ScriptRun extends Run implements SuspendHost {
+  private marks: StatementMarks | null = null;
+
+  /** Results of heavy calls for the statement being run again after a suspension. */
+  get replay(): Replay | undefined {
+    return this.marks?.replay;
+  }
 
   /**
    * A block's runner is about to run a statement: whether it may be suspended (`quiet`: no CALL),
@@ -24,13 +37,14 @@ export class ScriptRun extends Run implements SuspendHost {
    * times, then stay).
    */
   enterStatement(quiet: boolean, again: boolean): void {
-    this.statementQuiet = quiet;
-    this.outputMark = this.output.length;
-    this.stepsMark = this.steps;
-    this.nowNext = 0;
+    const marks = (this.marks ??= new StatementMarks());
+    marks.quiet = quiet;
+    marks.outputMark = this.output.length;
+    marks.stepsMark = this.steps;
+    marks.nowNext = 0;
     if (!again) {
-      if (this.nowSeen !== null) this.nowSeen.length = 0;
-      if (this.replay !== undefined) this.replay = undefined;
+      if (marks.nowSeen !== null) marks.nowSeen.length = 0;
+      if (marks.replay !== undefined) marks.replay = undefined;
     }
   }
 
@@ -41,23 +55,25 @@ export class ScriptRun extends Run implements SuspendHost {
    * one value for each, however often the statement was suspended.
    */
   override now(): number {
-    if (!this.statementQuiet) return super.now();
-    const seen = (this.nowSeen ??= []);
-    if (this.nowNext < seen.length) return seen[this.nowNext++]!;
+    const marks = this.marks;
+    if (marks === null || !marks.quiet) return super.now();
+    const seen = (marks.nowSeen ??= []);
+    if (marks.nowNext < seen.length) return seen[marks.nowNext++]!;
     const time = super.now();
     if (seen.length < MAX_TIMES_KEPT) {
       seen.push(time);
-      this.nowNext++;
+      marks.nowNext++;
     } else {
       // A loop calling NOW() inside one statement: rather than keep every time, the statement is
       // no longer suspended (its heavy calls run to their end, the deadline still seen).
-      this.statementQuiet = false;
+      marks.quiet = false;
     }
     return time;
   }
 
   maySuspend(): boolean {
-    return this.statementQuiet && this.output.length === this.outputMark && (this.replay === undefined || this.replay.suspensions < MAX_SUSPENSIONS);
+    const marks = this.marks;
+    return marks !== null && marks.quiet && this.output.length === marks.outputMark && (marks.replay === undefined || marks.replay.suspensions < MAX_SUSPENSIONS);
   }
 
   /**
@@ -66,14 +82,15 @@ export class ScriptRun extends Run implements SuspendHost {
    * statement, which its runner then runs again. The statement's steps are counted once.
    */
   async finishSuspended(suspension: Suspension): Promise<void> {
-    this.steps = this.stepsMark;
+    const marks = this.marks!; // a suspension is thrown only where maySuspend() said yes
+    this.steps = marks.stepsMark;
     const { steps } = suspension;
     for (;;) {
       await this.yieldTurn();
       let step = steps.next();
       while (!step.done && !this.yieldDue) step = steps.next();
       if (step.done) {
-        const replay = (this.replay ??= new Replay());
+        const replay = (marks.replay ??= new Replay());
         replay.suspensions++;
         replay.remember(suspension.node, suspension.args, step.value);
         return;

@@ -15,7 +15,7 @@ import { confirmOf, type RegisteredTool } from './build.js';
 import { asToolFailure } from './envelope.js';
 import { invalidArgumentsMessage, unknownToolMessage } from './hints.js';
 import type { CallHost, CallSite } from './call-host.js';
-import { safeToRepeat, type RecordedCall } from './journal.js';
+import { safeToRepeat, type CallJournal, type RecordedCall } from './journal.js';
 import { Pending } from '../util/pending.js';
 import { WaitInFlight } from './guard.js';
 import { elapsedMs } from '../util/elapsed.js';
@@ -95,9 +95,26 @@ export function callTool(
   // person to say whether it happened (DURABLE.md §3), whatever the approval policy.
   const uncertain = journal !== undefined && !safeToRepeat({ confirm, idempotent: tool.idempotent }) && journal.unfinished(callIdOf(site));
   if (uncertain || host.needsApproval.has(confirm)) {
-    return requireApproval(host, tool, confirm, args, site, uncertain).then((approvedBy) => runTool(host, tool, name, args, site, form, approvedBy, andThen));
+    return runOnceApproved(requireApproval(host, tool, confirm, args, site, uncertain), host, tool, name, args, site, form, andThen);
   }
   return runTool(host, tool, name, args, site, form, undefined, andThen);
+}
+
+// The closures that wait (an approval, a journal's record, a journal around the tool) are made in
+// functions of their own: a closure in callTool, runTool or startTool would make V8 keep their
+// arguments in a context object made at every call, waiting or not (a host may have thousands).
+
+function runOnceApproved(
+  approval: Promise<ApprovedBy>,
+  host: CallHost,
+  tool: RegisteredTool,
+  name: string,
+  args: JsonObject,
+  site: CallSite,
+  form: 'value' | 'json',
+  andThen: (result: Value | JsonValue, site: CallSite) => unknown,
+): Promise<unknown> {
+  return approval.then((approvedBy) => runTool(host, tool, name, args, site, form, approvedBy, andThen));
 }
 
 /**
@@ -146,11 +163,32 @@ function runTool(
   const callNumber = host.nextCallNumber();
   const kept = host.journal?.started(callIdOf(site), tool, args);
   if (kept === undefined) return startTool(host, tool, name, args, site, form, approvedBy, andThen, callNumber);
-  // The record of what the call is about to do is kept before the tool runs (a durable store).
+  return startOnceKept(kept, host, tool, name, args, site, form, approvedBy, andThen, callNumber);
+}
+
+/** The record of what the call is about to do is kept before the tool runs (a durable store). */
+function startOnceKept(
+  kept: Promise<void>,
+  host: CallHost,
+  tool: RegisteredTool,
+  name: string,
+  args: JsonObject,
+  site: CallSite,
+  form: 'value' | 'json',
+  approvedBy: ApprovedBy | undefined,
+  andThen: (result: Value | JsonValue, site: CallSite) => unknown,
+  callNumber: number,
+): Promise<unknown> {
   return kept.then(() => {
     const answer = startTool(host, tool, name, args, site, form, approvedBy, andThen, callNumber);
     return answer instanceof Pending ? answer.asPromise() : answer;
   });
+}
+
+/** A journal's own way of invoking the tool (CallJournal.invoke), around the invocation itself. */
+function invokeAround(host: CallHost, around: NonNullable<CallJournal['invoke']>, site: CallSite, tool: RegisteredTool, args: JsonObject, context: CallContext): unknown {
+  const execute = tool.execute;
+  return around.call(host.journal, callIdOf(site), tool, args, () => execute(args, context));
 }
 
 /** The tool invoked: announced, given its context and its signal, and its answer checked. */
@@ -182,7 +220,7 @@ function startTool(
   try {
     const execute = tool.execute; // called bare: `this` in a tool is not the registry's record of it
     const around = host.journal?.invoke;
-    raw = around === undefined ? execute(args, context) : around.call(host.journal, callIdOf(site), tool, args, () => execute(args, context));
+    raw = around === undefined ? execute(args, context) : invokeAround(host, around, site, tool, args, context);
     // Read once: a getter could answer differently on a second read. A promise gets its handlers
     // at once, so that it can never become an unhandled rejection of the host.
     const then = thenOf(raw);
@@ -231,6 +269,23 @@ class ToolCall extends WaitInFlight {
   private declare andThen: ((result: Value | JsonValue, site: CallSite) => unknown) | undefined;
   /** The tool's `then` is the promises' own (see above). */
   private declare nativeThen: boolean;
+
+  // Every field set here first, so that V8 keeps them all inside the object (fields first set in
+  // `for` went to a second, out-of-object array of properties: one more object for every run).
+  private constructor() {
+    super();
+    this.host = undefined as unknown as CallHost;
+    this.tool = undefined as unknown as RegisteredTool;
+    this.name = '';
+    this.site = undefined as unknown as CallSite;
+    this.form = 'value';
+    this.callNumber = 0;
+    this.started = 0;
+    this.toolController = undefined;
+    this.unfollow = undefined;
+    this.andThen = undefined;
+    this.nativeThen = false;
+  }
 
   /** The run's spare call, or a new one, for this call. */
   static for(

@@ -10,7 +10,7 @@ import type { CallerContext, CallHost, CallSite } from './call-host.js';
 import { executionIdOf } from './context.js';
 import type { RegisteredTool } from './build.js';
 import type { ToolCatalog } from './catalog.js';
-import type { Sandbox } from './sandbox.js';
+import type { Sandbox, SandboxSource } from './sandbox.js';
 import type { Session } from './session.js';
 import type { ApprovalHook, AskHook, ConfirmLevel, LlmHook, Logger } from './types.js';
 import type { Limits } from './limits.js';
@@ -42,7 +42,8 @@ export interface RunSettings extends TraceOptions {
   needsApproval: ReadonlySet<ConfirmLevel>;
   onEvent: ((event: NuwaEvent) => void) | undefined;
   logger: Logger;
-  sandbox: Sandbox;
+  /** The sandbox, or who makes it when a tool first asks (an Interpreter). */
+  sandbox: SandboxSource;
   fileName: string | undefined;
   signal: AbortSignal | undefined;
   /** What the messages call it: a script's `run` (the default), or a function-calling `call`. */
@@ -96,7 +97,10 @@ export class Run extends Waits implements CallHost, Timed {
   readonly registry: ToolCatalog;
   readonly session: Session;
   readonly logger: Logger;
-  readonly sandbox: Sandbox;
+  private readonly sandboxSource: SandboxSource;
+  get sandbox(): Sandbox {
+    return this.sandboxSource.sandbox;
+  }
   readonly needsApproval: ReadonlySet<ConfirmLevel>;
   readonly emit: ((event: NuwaEvent) => void) | undefined;
   readonly fileName: string | undefined;
@@ -190,7 +194,7 @@ export class Run extends Waits implements CallHost, Timed {
     this.registry = settings.registry;
     this.session = settings.session;
     this.logger = settings.logger;
-    this.sandbox = settings.sandbox;
+    this.sandboxSource = settings.sandbox;
     this.needsApproval = settings.needsApproval;
     this.fileName = settings.fileName;
     this.noun = settings.noun ?? 'run';

@@ -31,7 +31,12 @@ function makeTemporaryDir(owner: object): string {
   return dir;
 }
 
-export class Sandbox {
+/** Who has a sandbox, perhaps made only when asked for (an Interpreter's is): a Sandbox has itself. */
+export interface SandboxSource {
+  readonly sandbox: Sandbox;
+}
+
+export class Sandbox implements SandboxSource {
   private directory: string | undefined;
   private readonly temporary: boolean;
 
@@ -39,6 +44,10 @@ export class Sandbox {
   constructor(directory?: string) {
     this.temporary = directory === undefined;
     this.directory = directory === undefined ? undefined : path.resolve(directory);
+  }
+
+  get sandbox(): Sandbox {
+    return this;
   }
 
   get dir(): string {

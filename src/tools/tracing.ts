@@ -76,9 +76,11 @@ const INTERNAL = 0;
 const STATUS_ERROR = 2;
 
 /** The tracing options of a host's options (Interpreter, ToolRegistry, execute), each read once and checked. */
+const isTracer = (value: unknown) => value !== null && typeof (value as { startSpan?: unknown }).startSpan === 'function';
+
 export function readTraceOptions(given: Options): TraceOptions {
   return {
-    tracer: given.check<TracerLike>('tracer', (value) => value !== null && typeof (value as { startSpan?: unknown }).startSpan === 'function', "an OpenTelemetry Tracer (an object with startSpan), such as trace.getTracer('my-agent')"),
+    tracer: given.check<TracerLike>('tracer', isTracer, "an OpenTelemetry Tracer (an object with startSpan), such as trace.getTracer('my-agent')"),
     traceContent: given.boolean('traceContent'),
   };
 }

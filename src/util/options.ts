@@ -11,7 +11,12 @@ import { isProxy } from './proxy.js';
 const abortedGetter = Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted')!.get!;
 
 export class Options {
-  private readonly read = new Map<string, unknown>();
+  /** The options read so far, each once (made at the first read that must be remembered). */
+  private read: Map<string, unknown> | undefined = undefined;
+  /** The own options as snapshot() read them: read from the copy from then on. */
+  private copied: Record<string, unknown> | undefined = undefined;
+  /** snapshot() found a plain object (no Proxy, Object.prototype or null above it): its options are its own. */
+  private plain = false;
 
   private constructor(
     /** How the messages name the call, e.g. `run(script, options)`. */
@@ -33,7 +38,7 @@ export class Options {
   /** The object option `key` as Options of its own (its members named `key.member`). */
   nested(key: string, what = 'an object'): Options {
     const value = this.object(key, what);
-    return new Options(this.where, value, `${this.prefix}${key}.`);
+    return new Options(this.where, value, value === undefined ? this.prefix : `${this.prefix}${key}.`);
   }
 
   /** No options were given (undefined): every one is absent, and nothing needs reading. */
@@ -43,31 +48,57 @@ export class Options {
 
   /** The option `key` as given (undefined when absent), read once. */
   get(key: string): unknown {
-    if (this.read.has(key)) return this.read.get(key);
-    let value: unknown;
+    const source = this.source;
+    if (source === undefined) return undefined;
+    const copied = this.copied;
+    if (copied !== undefined) {
+      if (Object.hasOwn(copied, key)) return copied[key];
+      // Not one of a plain object's own options: absent (what Object.prototype may hold is no option).
+      if (this.plain) return undefined;
+    }
+    const read = (this.read ??= new Map());
+    if (read.has(key)) return read.get(key);
+    const value = this.readSource(source, key);
+    read.set(key, value);
+    return value;
+  }
+
+  private readSource(source: object, key: string): unknown {
     try {
-      value = this.source === undefined ? undefined : (this.source as Record<string, unknown>)[key];
+      return (source as Record<string, unknown>)[key];
     } catch (error) {
       throw new NuwaError('TypeError', `${this.where}: reading the option \`${this.prefix}${key}\` threw: ${describeThrown(error)}`);
     }
-    this.read.set(key, value);
-    return value;
   }
 
   /**
    * Every own option, each read once (including those this version does not know, which are kept
-   * as given): a plain copy to keep instead of the host's object.
+   * as given): a plain copy to keep instead of the host's object. Later reads of them take the copy,
+   * so that an Interpreter, which takes one, remembers no option twice (a host may make one per run).
    */
   snapshot(): Record<string, unknown> {
     const copy: Record<string, unknown> = {};
-    if (this.source === undefined) return copy;
+    const source = this.source;
+    if (source === undefined) return copy;
     let keys: string[];
     try {
-      keys = Object.keys(this.source);
+      keys = Object.keys(source);
     } catch (error) {
       throw new NuwaError('TypeError', `${this.where}: the options cannot be read: ${describeThrown(error)}`);
     }
-    for (const key of keys) Object.defineProperty(copy, key, { value: this.get(key), enumerable: true, writable: true, configurable: true });
+    const read = this.read;
+    for (const key of keys) {
+      const value = read?.has(key) ? read.get(key) : this.readSource(source, key);
+      // An own `__proto__` is an option like any other, not the copy's prototype.
+      if (key === '__proto__') Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+      else copy[key] = value;
+    }
+    this.copied = copy;
+    this.read = undefined;
+    if (!isProxy(source)) {
+      const above: unknown = Object.getPrototypeOf(source);
+      this.plain = above === Object.prototype || above === null;
+    }
     return copy;
   }
 
@@ -76,8 +107,11 @@ export class Options {
     return new NuwaError('TypeError', `${this.where}: \`${this.prefix}${key}\` must be ${what}, got ${shown(value)}`);
   }
 
-  /** The option `key` when absent or passing `test`, else a TypeError saying it must be `what`. */
-  check<T>(key: string, test: (value: unknown) => boolean, what: string): T | undefined {
+  /**
+   * The option `key` when absent or passing `test`, else a TypeError saying it must be `what` (a
+   * function when the words are built: only for the message, not for every option that passes).
+   */
+  check<T>(key: string, test: (value: unknown) => boolean, what: string | (() => string)): T | undefined {
     const value = this.get(key);
     if (value === undefined) return undefined;
     let ok = false;
@@ -86,34 +120,34 @@ export class Options {
     } catch {
       ok = false;
     }
-    if (!ok) throw this.bad(key, what, value);
+    if (!ok) throw this.bad(key, typeof what === 'string' ? what : what(), value);
     return value as T;
   }
 
   function<T extends (...args: never[]) => unknown>(key: string, what = 'a function'): T | undefined {
-    return this.check<T>(key, (value) => typeof value === 'function', what);
+    return this.check<T>(key, isFunction, what);
   }
 
   string(key: string): string | undefined {
-    return this.check<string>(key, (value) => typeof value === 'string', 'a string');
+    return this.check<string>(key, isString, 'a string');
   }
 
   nonEmptyString(key: string): string | undefined {
-    return this.check<string>(key, (value) => typeof value === 'string' && value !== '', 'a non-empty string');
+    return this.check<string>(key, isNonEmptyString, 'a non-empty string');
   }
 
   boolean(key: string): boolean | undefined {
-    return this.check<boolean>(key, (value) => typeof value === 'boolean', 'true or false');
+    return this.check<boolean>(key, isBoolean, 'true or false');
   }
 
   /** A number of at least 0 (Infinity allowed: no limit). */
   nonNegative(key: string): number | undefined {
-    return this.check<number>(key, (value) => typeof value === 'number' && value >= 0, 'a non-negative number');
+    return this.check<number>(key, isNonNegative, 'a non-negative number');
   }
 
   /** A number above 0 (Infinity allowed). */
   positive(key: string): number | undefined {
-    return this.check<number>(key, (value) => typeof value === 'number' && value > 0, 'a positive number');
+    return this.check<number>(key, isPositive, 'a positive number');
   }
 
   signal(key = 'signal'): AbortSignal | undefined {
@@ -122,12 +156,15 @@ export class Options {
 
   /** One of `choices`. */
   oneOf<T extends string>(key: string, choices: readonly T[]): T | undefined {
-    return this.check<T>(key, (value) => (choices as readonly unknown[]).includes(value), `one of ${choices.join(', ')}`);
+    const value = this.get(key);
+    if (value === undefined) return undefined;
+    if (!(choices as readonly unknown[]).includes(value)) throw this.bad(key, `one of ${choices.join(', ')}`, value);
+    return value as T;
   }
 
   /** A list of `choices` (a fresh copy). */
   listOf<T extends string>(key: string, choices: readonly T[], what: string): T[] | undefined {
-    const list = this.check<unknown[]>(key, (value) => isList(value), what);
+    const list = this.check<unknown[]>(key, isList, what);
     if (list === undefined) return undefined;
     const copy = copyList(list, () => this.bad(key, what, list));
     if (copy.some((item) => !(choices as readonly unknown[]).includes(item))) throw this.bad(key, what, list);
@@ -136,7 +173,7 @@ export class Options {
 
   /** A list of strings (a fresh copy). */
   strings(key: string): string[] | undefined {
-    const list = this.check<unknown[]>(key, (value) => isList(value), 'a list of strings');
+    const list = this.check<unknown[]>(key, isList, 'a list of strings');
     if (list === undefined) return undefined;
     const copy = copyList(list, () => this.bad(key, 'a list of strings', list));
     if (copy.some((item) => typeof item !== 'string')) throw this.bad(key, 'a list of strings', list);
@@ -146,7 +183,7 @@ export class Options {
   /** An object of name → string (a fresh copy, each entry read once), such as an environment. */
   stringRecord(key: string): Record<string, string> | undefined {
     const what = 'an object of name → string';
-    const record = this.check<object>(key, (value) => value !== null && typeof value === 'object' && !isList(value), what);
+    const record = this.check<object>(key, isObject, what);
     if (record === undefined) return undefined;
     const copy: Record<string, string> = {};
     try {
@@ -163,8 +200,8 @@ export class Options {
   }
 
   /** An object (its members checked by the caller). */
-  object(key: string, what = 'an object'): object | undefined {
-    return this.check<object>(key, (value) => value !== null && typeof value === 'object' && !isList(value), what);
+  object(key: string, what: string | (() => string) = 'an object'): object | undefined {
+    return this.check<object>(key, isObject, what);
   }
 
   /**
@@ -172,7 +209,7 @@ export class Options {
    * function, read once and bound to the object, so that a logger class keeps its `this`.
    */
   methods<K extends string>(key: string, names: readonly K[]): Partial<Record<K, (...args: never[]) => unknown>> | undefined {
-    const object = this.object(key, `an object with the methods ${names.join(', ')}`);
+    const object = this.object(key, () => `an object with the methods ${names.join(', ')}`);
     if (object === undefined) return undefined;
     const members = this.nested(key);
     const bound: Partial<Record<K, (...args: never[]) => unknown>> = {};
@@ -183,6 +220,15 @@ export class Options {
     return bound;
   }
 }
+
+// The tests of the checks above: made once, not a closure for every option read.
+const isFunction = (value: unknown) => typeof value === 'function';
+const isString = (value: unknown) => typeof value === 'string';
+const isNonEmptyString = (value: unknown) => typeof value === 'string' && value !== '';
+const isBoolean = (value: unknown) => typeof value === 'boolean';
+const isNonNegative = (value: unknown) => typeof value === 'number' && value >= 0;
+const isPositive = (value: unknown) => typeof value === 'number' && value > 0;
+const isObject = (value: unknown) => value !== null && typeof value === 'object' && !isList(value);
 
 /**
  * Whether `value` is a real AbortSignal: not a look-alike, and not a Proxy of one (whose traps could

@@ -76,7 +76,7 @@ export class Pending implements PromiseLike<unknown> {
   resolveWith(value: unknown): void {
     if (this.pendingState !== WAITING) return;
     if (value instanceof Pending || value instanceof Promise) {
-      follow(value, { resume: (settled) => this.resolveWith(settled), fail: (error) => this.rejectWith(error) });
+      follow(value, new Adopting(this));
       return;
     }
     this.pendingState = DONE;
@@ -102,12 +102,10 @@ export class Pending implements PromiseLike<unknown> {
   waitFor(next: Continuation): void {
     if (this.pendingState === WAITING) {
       const first = this.pendingNext;
-      this.pendingNext = first === null ? next : { resume: (value) => (first.resume(value), next.resume(value)), fail: (error) => (first.fail(error), next.fail(error)) };
+      this.pendingNext = first === null ? next : new Both(first, next);
       return;
     }
-    const state = this.pendingState;
-    const result = this.pendingResult;
-    queueMicrotask(() => (state === DONE ? next.resume(result) : next.fail(result)));
+    tellLater(this.pendingState === DONE, this.pendingResult, next);
   }
 
   /** The promise of the same result. */
@@ -124,5 +122,49 @@ export class Pending implements PromiseLike<unknown> {
 /** Tells `next` when `waiting` is done. */
 export function follow(waiting: Waiting, next: Continuation): void {
   if (waiting instanceof Pending) waiting.waitFor(next);
-  else waiting.then((value) => next.resume(value), (error: unknown) => next.fail(error));
+  else followPromise(waiting, next);
+}
+
+// The closures below are made in functions of their own, never in waitFor or follow: a closure
+// there would make V8 allocate a context for their arguments at every call, on the path of every
+// wait, whether or not the closure is made.
+
+function followPromise(promise: Promise<unknown>, next: Continuation): void {
+  promise.then((value) => next.resume(value), (error: unknown) => next.fail(error));
+}
+
+/** Tells `next` in a microtask: never on the caller's stack. */
+function tellLater(done: boolean, result: unknown, next: Continuation): void {
+  queueMicrotask(() => (done ? next.resume(result) : next.fail(result)));
+}
+
+/** Two continuations waiting for the same Pending, told in the order they came. */
+class Both implements Continuation {
+  constructor(
+    private readonly first: Continuation,
+    private readonly second: Continuation,
+  ) {}
+
+  resume(value: unknown): void {
+    this.first.resume(value);
+    this.second.resume(value);
+  }
+
+  fail(error: unknown): void {
+    this.first.fail(error);
+    this.second.fail(error);
+  }
+}
+
+/** A Pending resolved with something that waits: it ends as that ends. */
+class Adopting implements Continuation {
+  constructor(private readonly pending: Pending) {}
+
+  resume(value: unknown): void {
+    this.pending.resolveWith(value);
+  }
+
+  fail(error: unknown): void {
+    this.pending.rejectWith(error);
+  }
 }

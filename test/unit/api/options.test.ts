@@ -180,4 +180,29 @@ describe('options are read once', () => {
   it('options the version does not know are kept, not refused', () => {
     expect(() => new Interpreter(registry, { print: () => {}, someFutureOption: 1 } as never)).not.toThrow();
   });
+
+  it("an Interpreter's options are those of a class's instance too (its getters read once), not of what Object.prototype holds", async () => {
+    let reads = 0;
+    const printed: string[] = [];
+    class Settings {
+      get print() {
+        reads++;
+        return (line: string) => printed.push(line);
+      }
+    }
+    const fromClass = new Interpreter(registry, new Settings() as never);
+    expect(reads).toBe(1);
+    await fromClass.run('PRINT("from a class")');
+    expect(printed).toEqual(['from a class']);
+    expect(reads).toBe(1);
+
+    // Something a library added to Object.prototype is no option of a plain object.
+    const polluted = Object.prototype as { limits?: unknown };
+    polluted.limits = { maxSteps: -1 };
+    try {
+      expect(() => new Interpreter(registry, { print: () => {} })).not.toThrow();
+    } finally {
+      delete polluted.limits;
+    }
+  });
 });

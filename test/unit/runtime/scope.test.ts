@@ -182,4 +182,29 @@ describe('the variables together are one value within the limits', () => {
     expect(loop.entries()).toEqual([['i', 3], ['x', 2]]);
     expect(loop.lookup('i')).toBe(3);
   });
+
+  it('keeps the order of the first name, the next ones and a reassigned loop variable, in small scopes and past eight names', () => {
+    for (const count of [1, 2, 7, 8]) {
+      const loop = new Scope(new Scope(null), 'i', 0);
+      for (let n = 0; n < count; n++) loop.assign(`v${n}`, n);
+      loop.assign('i', 'again');
+      const names = ['i', ...Array.from({ length: count }, (_, n) => `v${n}`)];
+      expect(loop.entries().map(([name]) => name)).toEqual(names);
+      for (let n = 0; n < count; n++) expect(loop.lookup(`v${n}`)).toBe(n);
+      loop.assign('v0', 'changed');
+      expect(loop.lookup('v0')).toBe('changed');
+      expect(loop.lookup('i')).toBe('again');
+    }
+  });
+
+  it('counts the first name of a small scope against the limits, and forgets it when the scope is used again', () => {
+    const top = new Scope(null, null, null, { maxValueSize: 10, maxStringLength: 1000 });
+    const loop = Scope.ofItem(top, 'i', 0, 0);
+    loop.assign('a', list(6));
+    expect(() => loop.assign('b', list(5))).toThrow(/would hold 11 items/);
+    loop.reset('i', 1, 1);
+    expect(loop.lookup('a')).toBeUndefined();
+    expect(() => loop.assign('b', list(5))).not.toThrow();
+  });
 });
+

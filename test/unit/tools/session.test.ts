@@ -213,3 +213,29 @@ describe('toJSON', () => {
     expect(JSON.stringify(session)).toBe('{"a":[1],"__proto__":"ordinary key"}');
   });
 });
+
+describe('a session of many values', () => {
+  // Up to eight values are kept in an array, more in a Map: the two must behave the same.
+  it('keeps insertion order, overwrites in place and deletes, below and past eight values', () => {
+    for (const count of [3, 8, 9, 20]) {
+      const session = new Session();
+      for (let n = 0; n < count; n++) session.setState(`k${n}`, n);
+      session.setState('k1', 'again'); // overwritten where it was
+      expect(session.deleteState('k0')).toBe(true);
+      expect(session.deleteState('missing')).toBe(false);
+      const keys = Array.from({ length: count - 1 }, (_, n) => `k${n + 1}`);
+      expect([...session.getAllState().keys()]).toEqual(keys);
+      expect(Object.keys(session.toJSON())).toEqual(keys);
+      expect(session.getStateValue('k1')).toBe('again');
+      expect(session.hasState('k0')).toBe(false);
+      expect(session.hasState(`k${count - 1}`)).toBe(true);
+      session.setState('k0', null); // added again, last; a stored null is a value
+      expect([...session.getAllState().keys()].at(-1)).toBe('k0');
+      expect(session.hasState('k0')).toBe(true);
+      session.clearState();
+      expect(session.getAllState().size).toBe(0);
+      session.setState('after', 1);
+      expect([...session.getAllState()]).toEqual([['after', 1]]);
+    }
+  });
+});
