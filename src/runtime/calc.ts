@@ -10,7 +10,7 @@ import { didYouMean } from '../util/suggest.js';
 import type { SyncEval } from './compiled.js';
 import type { ScriptRun } from './script-run.js';
 import { Scope } from './scope.js';
-import { describe, type Value } from '../values/values.js';
+import { describe, NuwaObject, type Value } from '../values/values.js';
 
 interface CompiledFormula {
   evaluate: SyncEval;
@@ -30,7 +30,7 @@ function calcError(message: string, at: Position): NuwaError {
  * the evaluator compiles CALC nodes into calls of this).
  */
 export function evaluateCalc(args: Value, node: A.CalcExpression, rt: ScriptRun, compile: (node: A.Expression) => SyncEval): Value {
-  if (!(args instanceof Map)) throw calcError('CALC expects { formula: "...", vars: { ... } }', node);
+  if (!(args instanceof NuwaObject)) throw calcError('CALC expects { formula: "...", vars: { ... } }', node);
   for (const key of args.keys()) {
     if (key !== 'formula' && key !== 'vars') throw calcError(`CALC does not take \`${key}\`: it takes formula (text) and vars (an object)`, node);
   }
@@ -38,8 +38,8 @@ export function evaluateCalc(args: Value, node: A.CalcExpression, rt: ScriptRun,
   if (typeof formula !== 'string') {
     throw calcError(`CALC needs formula: a string such as "price * qty", got ${formula === undefined ? 'nothing' : describe(formula)}`, node);
   }
-  const vars = args.get('vars') ?? new Map<string, Value>();
-  if (!(vars instanceof Map)) throw calcError(`CALC vars must be an object of names to numbers, got ${describe(vars)}`, node);
+  const vars = args.get('vars') ?? new NuwaObject();
+  if (!(vars instanceof NuwaObject)) throw calcError(`CALC vars must be an object of names to numbers, got ${describe(vars)}`, node);
 
   const compiled = compileFormula(formula, compile);
   if (compiled instanceof NuwaError) throw calcError(compiled.message, node);

@@ -65,6 +65,17 @@ export function compileSync(node: A.Expression): SyncEval {
     case 'Object': {
       const keys = node.properties.map((p) => intern(p.key));
       const values = mapEach(node.properties, (p) => compileSync(p.value));
+      if (new Set(keys).size === keys.length) {
+        // Each key once (most literals): the entries go straight into an array of their size.
+        return (rt, scope) => {
+          const slots: Array<string | Value> = new Array(2 * keys.length);
+          for (let i = 0; i < keys.length; i++) {
+            slots[2 * i] = keys[i]!;
+            slots[2 * i + 1] = values[i]!(rt, scope);
+          }
+          return NuwaObject.ofSlots(slots).seal(rt.valueLimits, node);
+        };
+      }
       return (rt, scope) => {
         const out = new NuwaObject();
         for (let i = 0; i < keys.length; i++) out.set(keys[i]!, values[i]!(rt, scope));

@@ -97,6 +97,9 @@ function stringTooLong(where: string, length: number, limits: ValueLimits): Nuwa
 
 const hasOwn = Object.hasOwn;
 
+/** A walker whose entries array grew past this many slots lets go of it at the end of the walk. */
+const BIG_SLOTS = 4096;
+
 /** How many ancestors of the object being walked are searched one by one; deeper ones go in a Set. */
 const ANCESTORS_SCANNED = 32;
 
@@ -119,6 +122,16 @@ class JsonWalker extends Work {
   // What the copy holds so far, expanded: stops a self-sharing input long before it fills memory.
   private items = 0;
   private chars = 0;
+  /**
+   * The entries (key, value...) of the objects being made (fromJson), innermost last: each object is
+   * copied from here to an array of its own size once walked (pushing to its own array would leave
+   * it room for sixteen).
+   */
+  private slots: Array<string | Value> = [];
+  /** How many of `slots` are in use (setting an array's length lower would give up its room). */
+  private slotsUsed = 0;
+  /** A walk left `slots` big: it is let go of at the end rather than kept by an idle walker. */
+  private bigSlots = false;
 
   constructor() {
     super(DEFAULT_VALUE_LIMITS);
@@ -137,6 +150,10 @@ class JsonWalker extends Work {
     this.deepAncestors = null;
     this.items = 0;
     this.chars = 0;
+    if (this.bigSlots) this.slots = [];
+    else this.slots.fill(null, 0, this.slotsUsed); // a failed walk's entries: not kept alive by an idle walker
+    this.slotsUsed = 0;
+    this.bigSlots = false;
     this.reset(DEFAULT_VALUE_LIMITS);
   }
 
@@ -261,8 +278,10 @@ class JsonWalker extends Work {
   }
 
   private walkObject(object: Record<string, unknown>, depth: number): NuwaObject | JsonObject {
-    const map: NuwaObject | undefined = this.toValues ? new NuwaObject() : undefined;
-    const plain: JsonObject | undefined = this.toValues ? undefined : {};
+    const toValues = this.toValues;
+    const slots = this.slots;
+    const start = this.slotsUsed;
+    const plain: JsonObject | undefined = toValues ? undefined : {};
     // for...in, not Object.keys: no array of the keys for every object. Only own keys: the object's
     // prototype is Object.prototype or null (walk), and an enumerable key added to Object.prototype is no entry of it.
     for (const key in object) {
@@ -285,10 +304,21 @@ class JsonWalker extends Work {
         value = this.walk(item, depth + 1);
         this.path!.pop();
       }
-      if (map) map.set(key, value as Value);
-      else setJsonKey(plain!, key, value as JsonValue);
+      // An object's own keys are each there once: no key is looked for before it is added.
+      if (toValues) {
+        slots[this.slotsUsed++] = key;
+        slots[this.slotsUsed++] = value as Value;
+      } else {
+        setJsonKey(plain!, key, value as JsonValue);
+      }
     }
-    return map ? map.seal(this.limits) : plain!;
+    if (!toValues) return plain!;
+    const end = this.slotsUsed;
+    if (end > BIG_SLOTS) this.bigSlots = true;
+    const own = slots.slice(start, end);
+    slots.fill(null, start, end); // the values are the object's now: the walker keeps none alive
+    this.slotsUsed = start;
+    return NuwaObject.ofSlots(own).seal(this.limits);
   }
 
   /** countChars for a key, named in the message as the entry it is the key of. */

@@ -156,46 +156,141 @@ export class NuwaList {
 }
 
 /**
- * An object: string keys in insertion order (a Map, so `__proto__` is an ordinary key and "2024"
- * keeps its place). Whoever builds one sets its entries, then calls `seal` once, before anyone
- * else sees it; from then on it never changes.
+ * An object: string keys in insertion order (not a JavaScript object's order, so `__proto__` is an
+ * ordinary key and "2024" keeps its place). Whoever builds one sets its entries, then calls `seal`
+ * once, before anyone else sees it; from then on it never changes.
+ *
+ * The entries are one array of key, value, key, value... A tool's answer becomes one of these on
+ * every call, and a Map's table of four entries, made for every object however small, was twice
+ * the size of the array: for a host with thousands of runs waiting on tools, garbage made at every
+ * answer is what keeps the young generation full. Past INDEXED entries, a Map from each key to its
+ * place is made at the first lookup, so that a big object is not searched from its start.
  */
-export class NuwaObject extends Map<string, Value> {
-  totalItems = 0;
-  totalChars = 0;
-  depth = 1;
+export class NuwaObject implements Iterable<[string, Value]> {
+  private slots: Array<string | Value>;
+  /** Where each key's slot is, once the object has more than INDEXED entries and was looked up. */
+  private index: Map<string, number> | null;
+  totalItems: number;
+  totalChars: number;
+  depth: number;
+
+  /** An object of `entries`, in their order (a key given twice keeps its first place and its last value). */
+  constructor(entries?: Iterable<readonly [string, Value]>, slots: Array<string | Value> = []) {
+    this.slots = slots;
+    this.index = null;
+    this.totalItems = 0;
+    this.totalChars = 0;
+    this.depth = 1;
+    if (entries !== undefined) for (const [key, value] of entries) this.set(key, value);
+  }
+
+  /**
+   * An object of `slots` (key, value, key, value...; no key twice), which it takes over: the caller
+   * must not change the array afterwards. Not sealed yet.
+   */
+  static ofSlots(slots: Array<string | Value>): NuwaObject {
+    return new NuwaObject(undefined, slots);
+  }
+
+  get size(): number {
+    return this.slots.length >> 1;
+  }
+
+  /** The slot of `key`'s name, or -1. */
+  private find(key: string): number {
+    const slots = this.slots;
+    if (slots.length <= 2 * INDEXED) {
+      for (let i = 0; i < slots.length; i += 2) if (slots[i] === key) return i;
+      return -1;
+    }
+    let index = this.index;
+    if (index === null) {
+      index = new Map();
+      for (let i = 0; i < slots.length; i += 2) if (!index.has(slots[i] as string)) index.set(slots[i] as string, i);
+      this.index = index;
+    }
+    return index.get(key) ?? -1;
+  }
+
+  get(key: string): Value | undefined {
+    const at = this.find(key);
+    return at < 0 ? undefined : (this.slots[at + 1] as Value);
+  }
+
+  has(key: string): boolean {
+    return this.find(key) >= 0;
+  }
+
+  /** While it is being built: sets `key` (a key set again keeps its place). */
+  set(key: string, value: Value): this {
+    const at = this.find(key);
+    if (at >= 0) {
+      this.slots[at + 1] = value;
+    } else {
+      this.slots.push(key, value);
+      this.index?.set(key, this.slots.length - 2);
+    }
+    return this;
+  }
+
+  forEach(each: (value: Value, key: string) => void): void {
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i += 2) each(slots[i + 1] as Value, slots[i] as string);
+  }
+
+  *keys(): IterableIterator<string> {
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i += 2) yield slots[i] as string;
+  }
+
+  *values(): IterableIterator<Value> {
+    const slots = this.slots;
+    for (let i = 1; i < slots.length; i += 2) yield slots[i] as Value;
+  }
+
+  *entries(): IterableIterator<[string, Value]> {
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i += 2) yield [slots[i] as string, slots[i + 1] as Value];
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, Value]> {
+    return this.entries();
+  }
+
+  /** The key of entry `i` (0 .. size-1), and its value: a walk without an iterator. */
+  keyAt(i: number): string {
+    return this.slots[2 * i] as string;
+  }
+  valueAt(i: number): Value {
+    return this.slots[2 * i + 1] as Value;
+  }
 
   /** Records the totals of the entries set so far and checks them against the limits. */
   seal(limits: ValueLimits = DEFAULT_VALUE_LIMITS, at?: Position): this {
-    tally.items = this.size;
-    tally.chars = 0;
-    tally.depth = 0;
-    this.forEach(tallyEntry);
-    const { items: total, chars, depth } = tally;
-    checkTotals(total, chars, depth + 1, limits, 'the object', at);
-    this.totalItems = total;
+    const slots = this.slots;
+    let chars = 0;
+    let items = slots.length >> 1;
+    let depth = 0;
+    for (let i = 0; i < slots.length; i += 2) {
+      chars += (slots[i] as string).length;
+      const item = slots[i + 1] as Value;
+      if (typeof item === 'string') chars += item.length;
+      else if (typeof item === 'object' && item !== null) {
+        items += item.totalItems;
+        chars += item.totalChars;
+        if (item.depth > depth) depth = item.depth;
+      }
+    }
+    checkTotals(items, chars, depth + 1, limits, 'the object', at);
+    this.totalItems = items;
     this.totalChars = chars;
     this.depth = depth + 1;
     return this;
   }
 }
 
-/**
- * What NuwaObject.seal adds up, entry by entry (Map.forEach with a shared function: `for (const
- * [key, item] of map)` makes an iterator and an array per entry, for every object a tool returns or
- * a script builds). Only seal uses it, and nothing it calls runs other code, so one tally serves all.
- */
-const tally = { items: 0, chars: 0, depth: 0 };
-
-function tallyEntry(item: Value, key: string): void {
-  tally.chars += key.length;
-  if (typeof item === 'string') tally.chars += item.length;
-  else if (typeof item === 'object' && item !== null) {
-    tally.items += item.totalItems;
-    tally.chars += item.totalChars;
-    if (item.depth > tally.depth) tally.depth = item.depth;
-  }
-}
+/** Objects of up to this many entries are searched key by key; bigger ones get an index. */
+const INDEXED = 8;
 
 /** A sealed object of the given entries. */
 export function objectOf(entries: Iterable<readonly [string, Value]>, limits: ValueLimits = DEFAULT_VALUE_LIMITS): NuwaObject {

@@ -6,7 +6,7 @@
 // are never mutated once built (there is no assignment into a list or object), so the evaluator
 // shares them freely and copies only where they cross into or out of a tool or host. What that
 // sharing means for sizes and limits is explained in model.ts.
-import { DEFAULT_VALUE_LIMITS, MAX_VALUE_DEPTH, NuwaList, tooDeep, Work, type TypeName, type Value, type ValueLimits } from './model.js';
+import { DEFAULT_VALUE_LIMITS, MAX_VALUE_DEPTH, NuwaList, NuwaObject, tooDeep, Work, type TypeName, type Value, type ValueLimits } from './model.js';
 
 export {
   checkStringLength,
@@ -92,23 +92,20 @@ export function describe(value: Value): string {
       return `list of ${n} item${n === 1 ? '' : 's'}`;
     }
     default: {
-      const object = value as Map<string, Value>;
+      const object = value as NuwaObject;
       return object.size === 0 ? 'empty object' : `object with keys ${objectKeys(object)}`;
     }
   }
 }
 
 /** The first `max` keys of an object for a message, and how many there are when some are left out. */
-export function objectKeys(object: Map<string, Value>, max = 8): string {
+export function objectKeys(object: NuwaObject, max = 8): string {
   return formatKeys(firstKeys(object, max + 1), max, object.size);
 }
 
-function firstKeys(object: Map<string, Value>, n: number): string[] {
+function firstKeys(object: NuwaObject, n: number): string[] {
   const keys: string[] = [];
-  for (const key of object.keys()) {
-    if (keys.length === n) break;
-    keys.push(key);
-  }
+  for (let i = 0; i < object.size && i < n; i++) keys.push(object.keyAt(i));
   return keys;
 }
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { NuwaError } from '../../../src/errors.js';
 import { BUILTINS } from '../../../src/runtime/builtins.js';
-import { DEFAULT_VALUE_LIMITS, NuwaList, toJson, type Value, type ValueLimits } from '../../../src/values/values.js';
+import { DEFAULT_VALUE_LIMITS, NuwaList, NuwaObject, toJson, type Value, type ValueLimits } from '../../../src/values/values.js';
 import { argumentError, at, call, host, o, value } from '../../support/builtin-calls.js';
 
 describe('JOIN', () => {
@@ -251,7 +251,7 @@ describe('SET', () => {
   });
 
   it('treats keys as data: __proto__ and constructor are set as entries', () => {
-    const out = BUILTINS.get('SET')!.call([BUILTINS.get('SET')!.call([value(o({})), '__proto__', 1], host(), at), 'constructor', 2], host(), at) as Map<string, Value>;
+    const out = BUILTINS.get('SET')!.call([BUILTINS.get('SET')!.call([value(o({})), '__proto__', 1], host(), at), 'constructor', 2], host(), at) as NuwaObject;
     expect([...out]).toEqual([['__proto__', 1], ['constructor', 2]]);
     expect(Object.getPrototypeOf({})).toBe(Object.prototype);
   });
