@@ -401,3 +401,36 @@ group('setJsonKey', () => {
     expect(Object.getPrototypeOf(target)).toBe(Object.prototype);
   });
 });
+
+group('NuwaObject', () => {
+  it('keeps insertion order and a key set again in its first place, for small objects and past the indexed size', () => {
+    for (const count of [1, 8, 9, 100]) {
+      const entries: Array<[string, Value]> = Array.from({ length: count }, (_, n) => [`k${count - n}`, n]);
+      const object = new NuwaObject([...entries, ['k1', 'again'], ['__proto__', 'plain key'], ['2024', 'keeps its place']]).seal();
+      const keys = [...entries.map(([key]) => key), '__proto__', '2024'];
+      expect([...object.keys()]).toEqual(keys);
+      expect(object.size).toBe(count + 2);
+      expect(object.get('k1')).toBe('again');
+      expect(object.get(`k${count}`)).toBe(count === 1 ? 'again' : 0);
+      expect(object.get('__proto__')).toBe('plain key');
+      expect(object.has('missing')).toBe(false);
+      expect(object.get('toString')).toBeUndefined();
+      expect([...object.values()].at(-1)).toBe('keeps its place');
+      expect(object.keyAt(0)).toBe(keys[0]);
+      expect(object.valueAt(count + 1)).toBe('keeps its place');
+      const seen: string[] = [];
+      object.forEach((_, key) => seen.push(key));
+      expect(seen).toEqual(keys);
+    }
+  });
+
+  it('copies a big JSON object with every key found', () => {
+    const input = Object.fromEntries(Array.from({ length: 5000 }, (_, n) => [`key${n}`, n]));
+    const object = fromJson(input) as NuwaObject;
+    expect(object.size).toBe(5000);
+    for (const n of [0, 17, 4999]) expect(object.get(`key${n}`)).toBe(n);
+    expect(toJson(object)).toEqual(input);
+    // The walker that made it is used again, and keeps nothing of it.
+    expect(toJson(fromJson({ a: { b: [1, { c: 2 }] }, d: 3 }))).toEqual({ a: { b: [1, { c: 2 }] }, d: 3 });
+  });
+});
