@@ -51,6 +51,11 @@ interface Weight {
   chars: number;
   /** On the top scope of a run: the limits its variables, and those of every scope below, keep to. */
   limits?: ValueLimits;
+  /**
+   * In the scope of an element of a comprehension whose elements run concurrently: that element.
+   * (Kept here, by the few scopes that have one, rather than in a field of every scope.)
+   */
+  element?: ConcurrentElement;
 }
 
 export class Scope {
@@ -75,8 +80,6 @@ export class Scope {
    * in the list; -1 in any other scope.
    */
   declare itemIndex: number;
-  /** In the scope of an element of a comprehension whose elements run concurrently: that element. */
-  declare element: ConcurrentElement | null;
 
   constructor(parent: Scope | null, loopName: string | null = null, loopValue: Value = null, limits?: ValueLimits, itemIndex = -1) {
     this.parent = parent;
@@ -87,7 +90,20 @@ export class Scope {
     this.rest = null;
     this.weight = limits === undefined ? null : { items: 0, chars: 0, limits };
     this.itemIndex = itemIndex;
-    this.element = null;
+  }
+
+  /** In the scope of an element of a comprehension whose elements run concurrently: that element. */
+  get element(): ConcurrentElement | null {
+    return this.weight?.element ?? null;
+  }
+
+  /**
+   * Set on a scope with no variables of its own yet (a new or reset element's): the totals it then
+   * keeps start from nothing.
+   */
+  set element(element: ConcurrentElement | null) {
+    if (element !== null) (this.weight ??= { items: 0, chars: 0 }).element = element;
+    else if (this.weight?.element !== undefined) this.weight.element = undefined;
   }
 
   /** The element of a concurrent comprehension this scope is in, if any (the nearest one). */

@@ -24,7 +24,7 @@ export function callFromScript<R>(
   andThen: (value: Value, site: ScriptCallSite) => R,
 ): R | Pending | Promise<unknown> {
   const element = run.concurrentComprehensions > 0 ? scope.nearestElement() : null;
-  const site = new ScriptCallSite(at, run, scope, element?.signal);
+  const site = element === null ? new ScriptCallSite(at, run, scope) : new ElementCallSite(at, run, scope, element.signal);
   run.markScriptCall(site, name);
   if (element !== null) return callInElement(run, element, name, args, site, andThen);
   return callTool(run, name, args, site, 'value', andThen as (result: Value | JsonValue, site: CallSite) => R);
@@ -76,9 +76,12 @@ export class ScriptCallSite implements CallSite, VariableAccess {
     private readonly at: Position,
     readonly run: ScriptRun,
     readonly scope: Scope,
-    /** The signal of the comprehension element the call is in, when its elements run concurrently. */
-    readonly signal?: AbortSignal,
   ) {}
+
+  /** The signal of the comprehension element the call is in, when its elements run concurrently (ElementCallSite). */
+  get signal(): AbortSignal | undefined {
+    return undefined;
+  }
 
   // Read from the CALL node when asked (one is made per call; most are never asked).
   get line(): number {
@@ -117,3 +120,20 @@ export class ScriptCallSite implements CallSite, VariableAccess {
   }
 }
 
+/**
+ * A CALL in an element of a comprehension whose elements run concurrently: with that element's
+ * signal. (A class of its own, so that every other call's site has no field for it: a host may have
+ * thousands of calls in flight.)
+ */
+class ElementCallSite extends ScriptCallSite {
+  readonly #signal: AbortSignal;
+
+  constructor(at: Position, run: ScriptRun, scope: Scope, signal: AbortSignal) {
+    super(at, run, scope);
+    this.#signal = signal;
+  }
+
+  override get signal(): AbortSignal {
+    return this.#signal;
+  }
+}

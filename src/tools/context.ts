@@ -46,6 +46,8 @@ export function parameterNamesOf(context: unknown, name: string): string[] | und
 
 /** The parts of a context few tools use. */
 interface ContextMore {
+  /** The tool's own signal (a timeout or a concurrent element of its own), when it has one. */
+  readonly signal: AbortSignal | undefined;
   executionId: string | undefined;
   logger: Logger | undefined;
   /** How many calls the tool has started through this context: the `>n` of their callIds. */
@@ -65,9 +67,10 @@ export class CallContext implements ToolContext {
   readonly #host: CallHost;
   readonly #site: CallSite;
   readonly #callNumber: number;
-  /** The tool's own signal (a timeout or a concurrent element of its own); else the run's, read when asked for. */
-  readonly #signal: AbortSignal | undefined;
-  /** What few tools use (their executionId, logger, nested calls), made on first use. */
+  /**
+   * What few tools have or use (a signal of their own, their executionId, logger, nested calls),
+   * made on first use or with the signal; without a signal of its own, the call has the run's.
+   */
   #more: ContextMore | undefined;
 
   /**
@@ -80,16 +83,15 @@ export class CallContext implements ToolContext {
     this.#site = site;
     this.#callNumber = callNumber;
     this.toolName = toolName;
-    this.#signal = signal;
-    this.#more = undefined;
+    this.#more = signal === undefined ? undefined : { signal, executionId: undefined, logger: undefined, nestedCalls: 0 };
   }
 
   get #others(): ContextMore {
-    return (this.#more ??= { executionId: undefined, logger: undefined, nestedCalls: 0 });
+    return (this.#more ??= { signal: undefined, executionId: undefined, logger: undefined, nestedCalls: 0 });
   }
 
   get signal(): AbortSignal {
-    return this.#signal ?? this.#host.signal;
+    return this.#more?.signal ?? this.#host.signal;
   }
 
   get executionId(): string {
