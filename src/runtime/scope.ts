@@ -56,6 +56,8 @@ interface Weight {
    * (Kept here, by the few scopes that have one, rather than in a field of every scope.)
    */
   element?: ConcurrentElement;
+  /** Past SMALL_SCOPE names: every name of the scope (its first included), in order. */
+  map?: Map<string, Value>;
 }
 
 export class Scope {
@@ -70,9 +72,9 @@ export class Scope {
   private declare firstValue: Value;
   /**
    * The names after the first, as name, value, name, value... (up to SMALL_SCOPE names in all); past
-   * that, a Map of every name (the first one included).
+   * that, null, and every name is in the Map its weight keeps.
    */
-  private declare rest: Array<string | Value> | Map<string, Value> | null;
+  private declare rest: Array<string | Value> | null;
   /** The totals of this scope's own variables: on the top scope, and once the names are in a Map. */
   private declare weight: Weight | null;
   /**
@@ -178,7 +180,7 @@ export class Scope {
             totalItems += itemsIn(scope.firstValue);
             totalChars += charsIn(scope.firstValue);
           }
-          const pairs = scope.rest as Array<string | Value> | null;
+          const pairs = scope.rest;
           if (pairs !== null) {
             for (let i = 1; i < pairs.length; i += 2) {
               totalItems += itemsIn(pairs[i] as Value);
@@ -206,10 +208,11 @@ export class Scope {
     if (this.loopName === name) return this.loopValue;
     if (this.firstName === name) return this.firstValue;
     const rest = this.rest;
-    if (rest === null) return undefined;
-    if (rest instanceof Map) return rest.get(name);
-    for (let i = 0; i < rest.length; i += 2) if (rest[i] === name) return rest[i + 1] as Value;
-    return undefined;
+    if (rest !== null) {
+      for (let i = 0; i < rest.length; i += 2) if (rest[i] === name) return rest[i + 1] as Value;
+      return undefined;
+    }
+    return this.weight?.map?.get(name);
   }
 
   private replace(name: string, value: Value, from: Scope): boolean {
@@ -229,36 +232,37 @@ export class Scope {
       return true;
     }
     const rest = this.rest;
-    if (rest === null) return false;
-    if (rest instanceof Map) {
-      const old = rest.get(name);
-      if (old === undefined) return false;
-      if (weighs(old) || weighs(value)) this.admit(from, old, value);
-      rest.set(name, value);
-      return true;
-    }
-    for (let i = 0; i < rest.length; i += 2) {
-      if (rest[i] === name) {
-        const old = rest[i + 1] as Value;
-        if (weighs(old) || weighs(value)) this.admit(from, old, value);
-        rest[i + 1] = value;
-        return true;
+    if (rest !== null) {
+      for (let i = 0; i < rest.length; i += 2) {
+        if (rest[i] === name) {
+          const old = rest[i + 1] as Value;
+          if (weighs(old) || weighs(value)) this.admit(from, old, value);
+          rest[i + 1] = value;
+          return true;
+        }
       }
+      return false;
     }
-    return false;
+    const map = this.weight?.map;
+    if (map === undefined) return false;
+    const old = map.get(name);
+    if (old === undefined) return false;
+    if (weighs(old) || weighs(value)) this.admit(from, old, value);
+    map.set(name, value);
+    return true;
   }
 
   private bind(name: string, value: Value): void {
-    const rest = this.rest;
-    if (rest instanceof Map) {
-      rest.set(name, value);
+    const map = this.weight?.map;
+    if (map !== undefined) {
+      map.set(name, value);
     } else if (this.firstName === null) {
       this.firstName = name; // no Map, so no other name either
       this.firstValue = value;
-    } else if (rest === null) {
+    } else if (this.rest === null) {
       this.rest = [name, value];
-    } else if (rest.length < 2 * (SMALL_SCOPE - 1)) {
-      rest.push(name, value);
+    } else if (this.rest.length < 2 * (SMALL_SCOPE - 1)) {
+      this.rest.push(name, value);
     } else {
       this.toMap().set(name, value);
     }
@@ -266,23 +270,22 @@ export class Scope {
 
   /** A reassigned loop variable's binding, first among the scope's own (where entries() showed it). */
   private bindFirst(name: string, value: Value): void {
-    const rest = this.rest;
-    if (rest instanceof Map) {
-      const others = [...rest];
-      rest.clear();
-      rest.set(name, value);
-      for (const [key, item] of others) rest.set(key, item);
+    const map = this.weight?.map;
+    if (map !== undefined) {
+      const others = [...map];
+      map.clear();
+      map.set(name, value);
+      for (const [key, item] of others) map.set(key, item);
       return;
     }
     if (this.firstName !== null) {
       // The first name moves to the front of the others.
-      if (rest === null) this.rest = [this.firstName, this.firstValue];
-      else rest.unshift(this.firstName, this.firstValue);
+      if (this.rest === null) this.rest = [this.firstName, this.firstValue];
+      else this.rest.unshift(this.firstName, this.firstValue);
     }
     this.firstName = name;
     this.firstValue = value;
-    const others = this.rest as Array<string | Value> | null;
-    if (others !== null && others.length > 2 * (SMALL_SCOPE - 1)) this.toMap();
+    if (this.rest !== null && this.rest.length > 2 * (SMALL_SCOPE - 1)) this.toMap();
   }
 
   /** Past SMALL_SCOPE names: every name moves to a Map, and the scope keeps its totals from then on. */
@@ -298,11 +301,12 @@ export class Scope {
       }
     };
     if (this.firstName !== null) add(this.firstName, this.firstValue);
-    const pairs = this.rest as Array<string | Value> | null;
+    const pairs = this.rest;
     if (pairs !== null) for (let i = 0; i < pairs.length; i += 2) add(pairs[i] as string, pairs[i + 1] as Value);
     this.firstName = null;
     this.firstValue = null;
-    this.rest = map;
+    this.rest = null;
+    weight.map = map;
     this.weight = weight;
     return map;
   }
@@ -321,8 +325,8 @@ export class Scope {
     const out: Array<[string, Value]> = this.loopName === null ? [] : [[this.loopName, this.loopValue]];
     if (this.firstName !== null) out.push([this.firstName, this.firstValue]);
     const rest = this.rest;
-    if (rest instanceof Map) out.push(...rest);
-    else if (rest !== null) for (let i = 0; i < rest.length; i += 2) out.push([rest[i] as string, rest[i + 1] as Value]);
+    if (rest !== null) for (let i = 0; i < rest.length; i += 2) out.push([rest[i] as string, rest[i + 1] as Value]);
+    else if (this.weight?.map !== undefined) out.push(...this.weight.map);
     return out;
   }
 }
