@@ -166,21 +166,10 @@ function runTool(
   return startOnceKept(kept, host, tool, name, args, site, form, approvedBy, andThen, callNumber);
 }
 
-/** The record of what the call is about to do is kept before the tool runs (a durable store). */
-function startOnceKept(
-  kept: Promise<void>,
-  host: CallHost,
-  tool: RegisteredTool,
-  name: string,
-  args: JsonObject,
-  site: CallSite,
-  form: 'value' | 'json',
-  approvedBy: ApprovedBy | undefined,
-  andThen: (result: Value | JsonValue, site: CallSite) => unknown,
-  callNumber: number,
-): Promise<unknown> {
+/** The record of what the call is about to do is kept before the tool runs (a durable store): then startTool. */
+function startOnceKept(kept: Promise<void>, ...call: Parameters<typeof startTool>): Promise<unknown> {
   return kept.then(() => {
-    const answer = startTool(host, tool, name, args, site, form, approvedBy, andThen, callNumber);
+    const answer = startTool(...call);
     return answer instanceof Pending ? answer.asPromise() : answer;
   });
 }
