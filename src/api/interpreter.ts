@@ -44,7 +44,10 @@ const isCheckpointKey = (value: unknown) => (typeof value === 'string' && value 
 
 export class Interpreter {
   readonly registry: ToolRegistry;
-  /** The host's options as checked: each read once, here; unknown ones kept as given. */
+  /** The print hook and the session, most hosts' only options, in fields of their own. */
+  private readonly print: ((line: string) => void) | undefined;
+  private readonly givenSession: Session | undefined;
+  /** The host's other options as checked: each read once, here; unknown ones kept as given. */
   private readonly options: InterpreterOptions;
   private readonly limits: Required<Limits>;
   /** Made when a run's tool first asks for its directory (most never do). */
@@ -76,6 +79,8 @@ export class Interpreter {
     const trace = readTraceOptions(given);
     known.tracer = trace.tracer;
     known.traceContent = trace.traceContent;
+    this.print = known.print;
+    this.givenSession = known.session;
     this.options = keptOptions(known, snapshot);
     this.limits = limitsFrom(given.nested('limits')); // bad limits are refused now, not at the first run
     this.logger = hostLogger(this.options.logger);
@@ -88,7 +93,7 @@ export class Interpreter {
   }
 
   get session(): Session {
-    return this.options.session ?? this.registry.defaultSession;
+    return this.givenSession ?? this.registry.defaultSession;
   }
 
   /** Runs a script (source text or a parsed AST). Rejects with a NuwaError. */
@@ -145,7 +150,7 @@ export class Interpreter {
       registry: this.registry,
       session: this.session,
       limits: durable?.maxConcurrentCalls === undefined ? this.limits : { ...this.limits, maxConcurrentCalls: durable.maxConcurrentCalls },
-      print: this.options.print ?? quiet, // quiet by default: the lines are in result.output
+      print: this.print ?? quiet, // quiet by default: the lines are in result.output
       approve: this.options.approve,
       ask: this.options.ask,
       llm: this.options.llm,
@@ -159,7 +164,7 @@ export class Interpreter {
       traceContent: this.options.traceContent,
       ...(durable && { runId: durable.runId, journal: durable.journal, elapsedMs: durable.elapsedMs, pauseForApproval: durable.pauseForApproval ?? this.options.onApproval === 'pause' }),
     });
-    durable?.journal.countPrintedBy?.(() => run.output.length);
+    if (durable !== undefined) countPrinted(durable.journal, run);
     // Without the run's clock: the variables are read after the run stopped too (for the error report).
     const limits = variableLimitsOf(this.limits);
     const top = new Scope(null, null, null, limits);
@@ -298,6 +303,11 @@ export class Interpreter {
   }
 }
 
+/** A durable run's journal counts the lines printed (a function of its own: a closure in beginScript would cost every run a context). */
+function countPrinted(journal: CallJournal, run: ScriptRun): void {
+  journal.countPrintedBy?.(() => run.printed);
+}
+
 /** variableLimitsOf's objects, by the Interpreter's limits (most Interpreters share DEFAULT_LIMITS). */
 const variableLimits = new WeakMap<Required<Limits>, ValueLimits>();
 
@@ -315,20 +325,24 @@ function variableLimitsOf(limits: Required<Limits>): ValueLimits {
   return known;
 }
 
+/** The options of an Interpreter given none but print and session: one for all of them. */
+const NO_OTHER_OPTIONS: InterpreterOptions = Object.freeze({});
+
 /**
- * The options to keep: the known ones the host gave (an Interpreter keeps no slot for each option it
- * was not given: a host may make one per run), then those this version does not know, as given.
+ * The options to keep beside print and session: the known ones the host gave (an Interpreter keeps
+ * no slot for an option it was not given: a host may make one per run), then those this version
+ * does not know, as given.
  */
 function keptOptions(known: InterpreterOptions, snapshot: Record<string, unknown>): InterpreterOptions {
-  const kept: Record<string, unknown> = {};
+  let kept: Record<string, unknown> | undefined;
   for (const key in known) {
     const value = known[key as keyof InterpreterOptions];
-    if (value !== undefined) kept[key] = value;
+    if (value !== undefined && key !== 'print' && key !== 'session') (kept ??= {})[key] = value;
   }
   for (const key in snapshot) {
-    if (Object.hasOwn(snapshot, key) && !Object.hasOwn(known, key)) Object.defineProperty(kept, key, { value: snapshot[key], enumerable: true, writable: true, configurable: true });
+    if (Object.hasOwn(snapshot, key) && !Object.hasOwn(known, key)) Object.defineProperty((kept ??= {}), key, { value: snapshot[key], enumerable: true, writable: true, configurable: true });
   }
-  return kept as InterpreterOptions;
+  return (kept ?? NO_OTHER_OPTIONS) as InterpreterOptions;
 }
 
 

@@ -39,7 +39,7 @@ export class ScriptRun extends Run implements SuspendHost {
   enterStatement(quiet: boolean, again: boolean): void {
     const marks = (this.marks ??= new StatementMarks());
     marks.quiet = quiet;
-    marks.outputMark = this.output.length;
+    marks.outputMark = this.printed;
     marks.stepsMark = this.steps;
     marks.nowNext = 0;
     if (!again) {
@@ -73,7 +73,7 @@ export class ScriptRun extends Run implements SuspendHost {
 
   maySuspend(): boolean {
     const marks = this.marks;
-    return marks !== null && marks.quiet && this.output.length === marks.outputMark && (marks.replay === undefined || marks.replay.suspensions < MAX_SUSPENSIONS);
+    return marks !== null && marks.quiet && this.printed === marks.outputMark && (marks.replay === undefined || marks.replay.suspensions < MAX_SUSPENSIONS);
   }
 
   /**

@@ -104,7 +104,15 @@ export class Run extends Waits implements CallHost, Timed {
   readonly needsApproval: ReadonlySet<ConfirmLevel>;
   readonly emit: ((event: NuwaEvent) => void) | undefined;
   readonly fileName: string | undefined;
-  readonly output: string[] = [];
+  /** The lines printed so far: made at the first (a run waiting on a tool has usually printed none). */
+  private lines: string[] | null = null;
+  get output(): string[] {
+    return (this.lines ??= []);
+  }
+  /** How many lines were printed (without making the array of them). */
+  get printed(): number {
+    return this.lines === null ? 0 : this.lines.length;
+  }
   readonly startedAt: number;
   private readonly extras: RunExtras | undefined;
   get approve(): ApprovalHook | undefined {
@@ -369,8 +377,9 @@ export class Run extends Waits implements CallHost, Timed {
       this.stop(error);
       throw error.at(at, this.fileName);
     }
-    this.output.push(text);
-    if (this.extras !== undefined && this.output.length <= this.extras.printedBefore) return; // given to the host before a pause
+    const lines = this.output;
+    lines.push(text);
+    if (this.extras !== undefined && lines.length <= this.extras.printedBefore) return; // given to the host before a pause
     const answer: unknown = this.printLine(text);
     // An async print hook that rejects must not become an unhandled rejection of the host.
     if (answer !== undefined) callHook(() => answer, [], (error) => this.logger.error(`the print hook failed: ${describeThrown(error)}`));
