@@ -115,11 +115,10 @@ class JsonText {
       return;
     }
     this.add('{');
-    let first = true;
-    for (const [key, item] of value) {
-      if (!first) this.add(',');
-      first = false;
-      this.string(key);
+    for (let i = 0; i < value.size; i++) {
+      if (i > 0) this.add(',');
+      this.string(value.keyAt(i));
+      const item = value.valueAt(i);
       this.add(':');
       if (typeof item === 'object' && item !== null) yield* this.value(item, depth + 1);
       else this.scalar(item);

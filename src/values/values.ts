@@ -65,13 +65,12 @@ function same(a: Value, b: Value, depth: number, work: Work): boolean {
     return true;
   }
   if (b instanceof NuwaList || a.size !== b.size) return false;
-  let seen = 0;
-  for (const [key, value] of a) {
-    if ((++seen & 4095) === 0) work.add(4096);
-    const other = b.get(key);
-    if (other === undefined || !same(value, other, depth + 1, work)) return false;
+  for (let i = 0; i < a.size; i++) {
+    if ((i & 4095) === 4095) work.add(4096);
+    const other = b.get(a.keyAt(i));
+    if (other === undefined || !same(a.valueAt(i), other, depth + 1, work)) return false;
   }
-  work.add(seen & 4095);
+  work.add(a.size & 4095);
   return true;
 }
 
