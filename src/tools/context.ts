@@ -54,6 +54,10 @@ interface ContextMore {
   nestedCalls: number;
 }
 
+function moreWith(signal: AbortSignal | undefined): ContextMore {
+  return { signal, executionId: undefined, logger: undefined, nestedCalls: 0 };
+}
+
 export class CallContext implements ToolContext {
   static {
     hostOf = (context) => (context !== null && typeof context === 'object' && #host in context ? context.#host : undefined);
@@ -83,11 +87,11 @@ export class CallContext implements ToolContext {
     this.#site = site;
     this.#callNumber = callNumber;
     this.toolName = toolName;
-    this.#more = signal === undefined ? undefined : { signal, executionId: undefined, logger: undefined, nestedCalls: 0 };
+    this.#more = signal === undefined ? undefined : moreWith(signal);
   }
 
   get #others(): ContextMore {
-    return (this.#more ??= { signal: undefined, executionId: undefined, logger: undefined, nestedCalls: 0 });
+    return (this.#more ??= moreWith(undefined));
   }
 
   get signal(): AbortSignal {
