@@ -117,8 +117,6 @@ export interface CompiledLoop {
   statements: Exec[];
   /** What each of them is to a suspension. */
   kinds: StatementKind[];
-  /** Whether the body can call a tool, whose context keeps the scope of its iteration. */
-  calls: boolean;
 }
 
 /**
@@ -135,7 +133,7 @@ export class LoopRun extends Pending implements Continuation {
   private declare next: number;
   private declare statement: number;
   private declare inner: Scope | null;
-  /** The scope of the last iteration, emptied for the next one when nothing can have kept it. */
+  /** The loop's one scope, made at its first item and emptied for each next one (scope.ts). */
   private declare spare: Scope | null;
   private declare readonly loop: CompiledLoop;
   private declare readonly rt: ScriptRun;
@@ -165,11 +163,14 @@ export class LoopRun extends Pending implements Continuation {
     let inner = this.inner;
     for (;;) {
       if (inner === null) {
-        if (next >= items.length) return undefined;
+        if (next >= items.length) {
+          this.spare?.end();
+          return undefined;
+        }
         rt.tick(node);
         const index = next++;
         const item = items.at(index);
-        if (this.loop.calls || this.spare === null) inner = this.spare = Scope.ofItem(this.scope, this.loop.variable, item, index);
+        if (this.spare === null) inner = this.spare = Scope.ofItem(this.scope, this.loop.variable, item, index);
         else inner = this.spare.reset(this.loop.variable, item, index);
         statement = 0;
       }

@@ -34,7 +34,10 @@ export interface CompiledComprehension {
   readonly variable: string;
   readonly element: Compiled;
   readonly condition: Compiled | null;
-  /** Whether an element can call a tool, whose context would keep the element's scope. */
+  /**
+   * Whether an element can call a tool: then each element has a scope of its own (elements may run
+   * concurrently), which ends with the element.
+   */
   readonly calls: boolean;
 }
 
@@ -106,11 +109,27 @@ export class ElementsRun {
    * wait (a tool answering later, or a nested comprehension giving a turn).
    */
   element(index: number, concurrent: ConcurrentElement | null = null): ElementValue | Promise<ElementValue> {
-    const { rt, comprehension } = this;
-    const { node, element, condition } = comprehension;
-    rt.tick(node);
+    this.rt.tick(this.comprehension.node);
     const inner = this.scopeFor(index);
     inner.element = concurrent;
+    const value = this.valueIn(inner);
+    // An element's own scope (one that can call a tool) ends with it, so that the contexts of its
+    // calls refuse the variables they no longer see (scope.ts).
+    if (!this.comprehension.calls) return value;
+    if (!(value instanceof Promise)) {
+      inner.end();
+      return value;
+    }
+    return value.then((settled) => {
+      inner.end();
+      return settled;
+    });
+  }
+
+  /** The element's condition, then (if it holds) its value, in the element's scope `inner`. */
+  private valueIn(inner: Scope): ElementValue | Promise<ElementValue> {
+    const { rt, comprehension } = this;
+    const { node, element, condition } = comprehension;
     if (condition === null) return evaluatePart(element, rt, inner);
     const test = evaluatePart(condition, rt, inner);
     if (test instanceof Promise) return test.then((settled) => (holds(settled, node) ? evaluatePart(element, rt, inner) : SKIPPED));

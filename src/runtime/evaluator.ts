@@ -192,7 +192,6 @@ function compileFor(node: A.ForStatement): Exec {
     variable: intern(node.variable),
     statements: mapEach(node.body, compileStatement),
     kinds: statementKinds(node.body),
-    calls: node.body.some((statement) => statement.hasCall),
   };
 
   const run = (rt: ScriptRun, scope: Scope, items: NuwaList): Waiting | undefined => {

@@ -3,6 +3,14 @@
 // 0-based index of its item; IF bodies share their enclosing scope. LET updates the nearest
 // existing binding, or creates one in the current scope.
 //
+// "Fresh" is what a script sees: a FOR loop keeps one scope object for all its iterations, emptied
+// and given the next item at each (reset), and a comprehension whose elements run one after another
+// without CALL does the same. A host may have thousands of runs waiting in loops of CALLs, and a
+// scope per iteration held across every call's wait was a tenth of what each call keeps. What could
+// still see a scope after its iteration, a tool's context (getVar, setVar), knows the item its CALL
+// was made at: once the scope holds another item, or has ended (end()), that iteration is over and
+// the context refuses (script-call.ts, ScriptCallSite.ended).
+//
 // The item indexes along a scope's chain are where a CALL stands in the run, beyond its place in
 // the text: a call's identity (DURABLE.md §1) is its position and these indexes, outermost first
 // (script-call.ts, callIdOf).
@@ -34,6 +42,9 @@ export interface ConcurrentElement {
 }
 
 const SMALL_SCOPE = 8;
+
+/** The item index of a loop scope whose loop (or element) is over: no item's (see end()). */
+const ENDED = -2;
 
 /** Whether a value counts toward the totals at all (numbers, booleans and null do not). */
 function weighs(value: Value): boolean {
@@ -121,8 +132,8 @@ export class Scope {
 
   /**
    * This loop scope, emptied and given the next item (at `index`): what a fresh scope for the next
-   * iteration would be. Only for a body that cannot keep a scope past its iteration (one without
-   * CALL, whose tool contexts would see the variables of their own iteration).
+   * iteration would be. The iteration before is over: the contexts of its calls see that their item
+   * is no longer this scope's.
    */
   reset(loopName: string, loopValue: Value, index: number): this {
     this.loopName = loopName; // cleared if the last iteration assigned to it
@@ -133,6 +144,14 @@ export class Scope {
     this.rest = null;
     this.weight = null;
     return this;
+  }
+
+  /**
+   * The loop or element this scope served is over: the contexts of the calls made in it see that
+   * their item is no longer this scope's (and nothing looks for its index on a call's path again).
+   */
+  end(): void {
+    this.itemIndex = ENDED;
   }
 
   /** The item indexes of the FOR iterations and comprehension elements this scope is in, outermost first. */

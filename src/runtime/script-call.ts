@@ -1,7 +1,7 @@
 // A script's CALL meeting the tool pipeline: where it stands (its position, run and scope) and the
 // tool's view of the script's variables from there (context.getVar / setVar), handed to the one
 // call path of tools/invoke.ts.
-import { isNuwaError, type Position } from '../errors.js';
+import { isNuwaError, NuwaError, type Position } from '../errors.js';
 import type { JsonObject, JsonValue } from '../values/json.js';
 import { fromJson, toJson, type Value } from '../values/values.js';
 import { describeThrown } from '../util/foreign.js';
@@ -72,11 +72,25 @@ export function callIdOf(at: Position, scope: Scope): string {
  * tool's view of the variables at that scope.
  */
 export class ScriptCallSite implements CallSite, VariableAccess {
+  /** The index of the item the call's FOR iteration or element was at (Scope.itemIndex); -1 in none. */
+  private declare readonly item: number;
+
   constructor(
     private readonly at: Position,
     readonly run: ScriptRun,
     readonly scope: Scope,
-  ) {}
+  ) {
+    this.item = scope.itemIndex;
+  }
+
+  /**
+   * Whether the FOR iteration or comprehension element the call was made in is over: its scope has
+   * gone on to another item, or ended (scope.ts). Its variables are gone, and so is the place
+   * that gave the call its identity, so the context refuses what would use them.
+   */
+  get ended(): boolean {
+    return this.scope.itemIndex !== this.item;
+  }
 
   /** The signal of the comprehension element the call is in, when its elements run concurrently (ElementCallSite). */
   get signal(): AbortSignal | undefined {
@@ -102,11 +116,13 @@ export class ScriptCallSite implements CallSite, VariableAccess {
   }
 
   get(name: string): JsonValue | undefined {
+    if (this.ended) throw this.over('getVar', name);
     const value = this.scope.lookup(name);
     return value === undefined ? undefined : toJson(value, this.run.valueLimits);
   }
 
   set(name: string, value: JsonValue): void {
+    if (this.ended) throw this.over('setVar', name);
     try {
       this.scope.assign(name, fromJson(value, this.run.valueLimits));
     } catch (error) {
@@ -117,6 +133,10 @@ export class ScriptCallSite implements CallSite, VariableAccess {
       }
       throw new TypeError(`setVar("${name}"): ${describeThrown(error)}`);
     }
+  }
+
+  private over(what: string, name: string): NuwaError {
+    return new NuwaError('AbortedError', `context.${what}("${name}"): the FOR iteration or comprehension element of its CALL is over, and its variables with it`);
   }
 }
 

@@ -102,6 +102,12 @@ export interface CallSite {
    */
   readonly callId?: string;
   /**
+   * True once the FOR iteration or comprehension element of a script's CALL is over: the variables
+   * the call saw, and the place that gave it its callId, are gone, so its context refuses getVar,
+   * setVar, callTool, ask and llm (print and the state go on until the run ends).
+   */
+  readonly ended?: boolean;
+  /**
    * Aborted when the call must stop though its run goes on (a comprehension whose element failed
    * before this one's, DURABLE.md §4); it follows the run's own signal. The tool's signal follows it.
    */

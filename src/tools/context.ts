@@ -4,7 +4,9 @@
 // A tool is foreign code, so the context exposes exactly the documented surface: the host, the call
 // site and the way calls are made live in true private fields, out of a tool's reach (a tool that
 // could reach the host could, say, turn approval off for every later run). Once the run is over, the
-// context refuses what would act on it: callTool, print, setVar, ask and llm raise AbortedError.
+// context refuses what would act on it: callTool, print, setVar, ask and llm raise AbortedError. So
+// do getVar, setVar, callTool, ask and llm once the FOR iteration or comprehension element of the
+// script's CALL is over (its variables are gone, and the place that gives nested calls their ids).
 import { NuwaError } from '../errors.js';
 import type { JsonValue } from '../values/json.js';
 import { copyJson } from '../values/values.js';
@@ -166,7 +168,7 @@ export class CallContext implements ToolContext {
   }
 
   async #callTool(name: unknown, args: unknown): Promise<JsonValue> {
-    this.#refuseAfterRun('callTool');
+    this.#refuseOutsideCall('callTool');
     if (typeof name !== 'string') throw new TypeError(`callTool(name, args): the name must be a string, not ${textOf(name)}`);
     let copy: JsonValue;
     try {
@@ -199,7 +201,7 @@ export class CallContext implements ToolContext {
    */
   ask(question: string, options?: AskOptions): Promise<string> {
     const asked = (async () => {
-      this.#refuseAfterRun('ask');
+      this.#refuseOutsideCall('ask');
       return requestFromHost(this.#host, readAskRequest(question, options), this.#requestingCall());
     })();
     asked.then(undefined, ignore);
@@ -209,7 +211,7 @@ export class CallContext implements ToolContext {
   /** A completion from the host's model, through the host's llm hook (host-requests.ts). */
   llm(request: LlmRequest): Promise<string> {
     const completed = (async () => {
-      this.#refuseAfterRun('llm');
+      this.#refuseOutsideCall('llm');
       return requestFromHost(this.#host, readLlmRequest(request), this.#requestingCall());
     })();
     completed.then(undefined, ignore);
@@ -239,5 +241,13 @@ export class CallContext implements ToolContext {
 
   #refuseAfterRun(what: string): void {
     if (this.#host.ended) throw new NuwaError('AbortedError', `context.${what}: the run that called \`${this.toolName}\` has ended`, { toolName: this.toolName });
+  }
+
+  /** callTool, ask and llm: also refused once the iteration of the script's CALL is over (CallSite.ended). */
+  #refuseOutsideCall(what: string): void {
+    this.#refuseAfterRun(what);
+    if (this.#site.ended === true) {
+      throw new NuwaError('AbortedError', `context.${what}: the FOR iteration or comprehension element of the CALL to \`${this.toolName}\` is over`, { toolName: this.toolName });
+    }
   }
 }

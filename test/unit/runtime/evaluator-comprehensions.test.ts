@@ -82,13 +82,20 @@ describe('list comprehensions', () => {
     expect((await exec('PRINT([[x FOR x IN [x, x + 1]] FOR x IN [1, 5]])')).output).toEqual(['[[1,2],[5,6]]']);
   });
 
-  it('gives a tool called in an element the variables of its own element, later too', async () => {
+  it('gives a tool called in an element the variables of its own element while it lasts, and refuses them once it is over', async () => {
     const contexts: ToolContext[] = [];
-    const { output } = await exec('LET n = 7\nLET a = [CALL keep {} FOR i IN [1, 2]]\nPRINT(CALL look {})', {
-      keep: (_args, context) => (contexts.push(context), null),
-      look: () => contexts.map((context) => [context.getVar('i'), context.getVar('n')]),
+    const { output } = await exec('LET n = 7\nLET a = [CALL keep {} FOR i IN [1, 2]]\nPRINT(a)\nPRINT(CALL look {})', {
+      keep: (_args, context) => (contexts.push(context), [context.getVar('i'), context.getVar('n')]),
+      look: () =>
+        contexts.map((context) => {
+          try {
+            return context.getVar('i');
+          } catch (error) {
+            return (error as { kind: string }).kind;
+          }
+        }),
     });
-    expect(output).toEqual(['[[1,7],[2,7]]']);
+    expect(output).toEqual(['[[1,7],[2,7]]', '["AbortedError","AbortedError"]']);
   });
 
   it('refuses a non-list at the list, suggesting KEYS for an object, and a non-boolean condition at the condition', async () => {

@@ -148,13 +148,68 @@ describe('statements', () => {
     await expectFailure('FOR i IN [1, 2] DO\n  IF i == 2 THEN PRINT(more) END\n  LET more = [i]\nEND', 'UndefinedVariableError', /^`more` is not defined/, 2, 24);
   });
 
-  it('gives a tool called in a loop the variables of its own iteration, later too', async () => {
+  it('gives a tool called in a loop the variables of its own iteration while it lasts, and refuses them once it is over', async () => {
     const contexts: ToolContext[] = [];
-    const { output } = await exec('FOR i IN [1, 2, 3] DO\n  LET mine = i * 10\n  CALL keep {}\nEND\nPRINT(CALL look {})', {
-      keep: (_args, context) => (contexts.push(context), null),
-      look: () => contexts.map((context) => [context.getVar('i'), context.getVar('mine')]),
+    const tried = (use: () => unknown) => {
+      try {
+        return use() ?? null;
+      } catch (error) {
+        return (error as NuwaError).kind;
+      }
+    };
+    const source = `LET n = 7
+FOR i IN [1, 2, 3] DO
+  LET mine = i * 10
+  CALL keep {}
+  PRINT(CALL look {})
+END
+CALL keep {}
+PRINT(CALL late {})`;
+    const { output, variables } = await exec(source, {
+      keep: async (_args, context) => {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        contexts.push(context);
+        return null;
+      },
+      // Within the iteration, after the call it was given to: still that iteration's variables.
+      look: () => {
+        const context = contexts.at(-1)!;
+        context.setVar('mine', (context.getVar('mine') as number) + 1);
+        return [context.getVar('i'), context.getVar('mine')];
+      },
+      late: () => contexts.map((context) => [tried(() => context.getVar('i')), tried(() => context.getVar('n')), tried(() => context.setVar('n', 8))]),
     });
-    expect(output).toEqual(['[[1,10],[2,20],[3,30]]']);
+    const over = ['AbortedError', 'AbortedError', 'AbortedError'];
+    expect(output).toEqual(['[1,11]', '[2,21]', '[3,31]', JSON.stringify([over, over, over, [null, 7, null]])]);
+    expect(variables).toEqual({ n: 8 });
+    await expect(contexts[0]!.callTool('look', {})).rejects.toMatchObject({ kind: 'AbortedError' });
+  });
+
+  it('refuses the variables to the context of a call in an inner loop once an outer iteration is over, as the iterations go on', async () => {
+    const seen: unknown[] = [];
+    let first: ToolContext | undefined;
+    const source = `FOR a IN [1, 2] DO
+  FOR b IN [10, 20] DO
+    CALL keep {}
+  END
+END`;
+    await exec(source, {
+      keep: (_args, context) => {
+        first ??= context;
+        try {
+          seen.push([context.getVar('a'), context.getVar('b'), first.getVar('b')]);
+        } catch (error) {
+          seen.push([context.getVar('a'), context.getVar('b'), (error as NuwaError).kind]);
+        }
+        return null;
+      },
+    });
+    expect(seen).toEqual([
+      [1, 10, 10],
+      [1, 20, 'AbortedError'],
+      [2, 10, 'AbortedError'],
+      [2, 20, 'AbortedError'],
+    ]);
   });
 
   it('iterates over the list as it was when the loop started', async () => {
