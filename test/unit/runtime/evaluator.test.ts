@@ -177,12 +177,43 @@ PRINT(CALL late {})`;
         context.setVar('mine', (context.getVar('mine') as number) + 1);
         return [context.getVar('i'), context.getVar('mine')];
       },
-      late: () => contexts.map((context) => [tried(() => context.getVar('i')), tried(() => context.getVar('n')), tried(() => context.setVar('n', 8))]),
+      late: async () => {
+        // Still in the run: what refuses is the iteration being over, not the run.
+        const refusals = await Promise.all([contexts[0]!.callTool('look', {}), contexts[2]!.ask('why?')].map((call) => call.then(String, (error: NuwaError) => error.message)));
+        expect(refusals).toEqual([
+          'context.callTool: the FOR iteration or comprehension element of the CALL to `keep` is over',
+          'context.ask: the FOR iteration or comprehension element of the CALL to `keep` is over',
+        ]);
+        expect(tried(() => contexts[1]!.getVar('i'))).toBe('AbortedError');
+        return contexts.map((context) => [tried(() => context.getVar('i')), tried(() => context.getVar('n')), tried(() => context.setVar('n', 8))]);
+      },
     });
     const over = ['AbortedError', 'AbortedError', 'AbortedError'];
     expect(output).toEqual(['[1,11]', '[2,21]', '[3,31]', JSON.stringify([over, over, over, [null, 7, null]])]);
     expect(variables).toEqual({ n: 8 });
-    await expect(contexts[0]!.callTool('look', {})).rejects.toMatchObject({ kind: 'AbortedError' });
+  });
+
+  it('refuses the variables to the context of a tool called by a tool, once the iteration of the CALL is over', async () => {
+    let inner: ToolContext | undefined;
+    const source = `FOR i IN [1, 2] DO
+  CALL outer {}
+END
+PRINT(CALL late {})`;
+    const { output } = await exec(source, {
+      outer: (_args, context) => context.callTool('inner', {}),
+      inner: (_args, context) => {
+        inner ??= context;
+        return context.getVar('i');
+      },
+      late: () => {
+        try {
+          return inner!.getVar('i');
+        } catch (error) {
+          return (error as NuwaError).message;
+        }
+      },
+    });
+    expect(output).toEqual(['context.getVar("i"): the FOR iteration or comprehension element of its CALL is over, and its variables with it']);
   });
 
   it('refuses the variables to the context of a call in an inner loop once an outer iteration is over, as the iterations go on', async () => {
