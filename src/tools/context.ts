@@ -168,7 +168,7 @@ export class CallContext implements ToolContext {
   }
 
   async #callTool(name: unknown, args: unknown): Promise<JsonValue> {
-    this.#refuseOutsideCall('callTool');
+    this.#refuseAfterIteration('callTool');
     if (typeof name !== 'string') throw new TypeError(`callTool(name, args): the name must be a string, not ${textOf(name)}`);
     let copy: JsonValue;
     try {
@@ -179,7 +179,18 @@ export class CallContext implements ToolContext {
     if (copy === null || typeof copy !== 'object' || Array.isArray(copy)) throw new TypeError(`callTool("${name}"): the arguments must be an object`);
     const site = this.#site;
     const callId = this.#nestedCallId();
-    const nested: CallSite = { line: site.line, column: site.column, fileName: site.fileName, vars: site.vars, depth: (site.depth ?? 1) + 1, callId };
+    const nested: CallSite = {
+      line: site.line,
+      column: site.column,
+      fileName: site.fileName,
+      vars: site.vars,
+      depth: (site.depth ?? 1) + 1,
+      callId,
+      // The nested call is in the iteration of the script's CALL, and over with it.
+      get ended() {
+        return site.ended;
+      },
+    };
     return CallContext.invoke(this.#host, name, copy, nested, 'json') as Promise<JsonValue>;
   }
 
@@ -201,7 +212,7 @@ export class CallContext implements ToolContext {
    */
   ask(question: string, options?: AskOptions): Promise<string> {
     const asked = (async () => {
-      this.#refuseOutsideCall('ask');
+      this.#refuseAfterIteration('ask');
       return requestFromHost(this.#host, readAskRequest(question, options), this.#requestingCall());
     })();
     asked.then(undefined, ignore);
@@ -211,7 +222,7 @@ export class CallContext implements ToolContext {
   /** A completion from the host's model, through the host's llm hook (host-requests.ts). */
   llm(request: LlmRequest): Promise<string> {
     const completed = (async () => {
-      this.#refuseOutsideCall('llm');
+      this.#refuseAfterIteration('llm');
       return requestFromHost(this.#host, readLlmRequest(request), this.#requestingCall());
     })();
     completed.then(undefined, ignore);
@@ -243,8 +254,8 @@ export class CallContext implements ToolContext {
     if (this.#host.ended) throw new NuwaError('AbortedError', `context.${what}: the run that called \`${this.toolName}\` has ended`, { toolName: this.toolName });
   }
 
-  /** callTool, ask and llm: also refused once the iteration of the script's CALL is over (CallSite.ended). */
-  #refuseOutsideCall(what: string): void {
+  /** callTool, ask and llm: refused after the run, and once the iteration of the script's CALL is over (CallSite.ended). */
+  #refuseAfterIteration(what: string): void {
     this.#refuseAfterRun(what);
     if (this.#site.ended === true) {
       throw new NuwaError('AbortedError', `context.${what}: the FOR iteration or comprehension element of the CALL to \`${this.toolName}\` is over`, { toolName: this.toolName });

@@ -205,15 +205,23 @@ PRINT(CALL late {})`;
         inner ??= context;
         return context.getVar('i');
       },
-      late: () => {
-        try {
-          return inner!.getVar('i');
-        } catch (error) {
-          return (error as NuwaError).message;
-        }
+      late: async () => {
+        const refused = (use: () => unknown) => {
+          try {
+            return use();
+          } catch (error) {
+            return (error as NuwaError).message;
+          }
+        };
+        return [refused(() => inner!.getVar('i')), await inner!.callTool('inner', {}).then(String, (error: NuwaError) => error.message)];
       },
     });
-    expect(output).toEqual(['context.getVar("i"): the FOR iteration or comprehension element of its CALL is over, and its variables with it']);
+    expect(output).toEqual([
+      JSON.stringify([
+        'context.getVar("i"): the FOR iteration or comprehension element of its CALL is over, and its variables with it',
+        'context.callTool: the FOR iteration or comprehension element of the CALL to `inner` is over',
+      ]),
+    ]);
   });
 
   it('refuses the variables to the context of a call in an inner loop once an outer iteration is over, as the iterations go on', async () => {
